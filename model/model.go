@@ -1,0 +1,35 @@
+package model
+
+// Kind says in which convention a model's energies are reported.
+type Kind int
+
+const (
+	KindIsing Kind = iota // spins in {-1,+1}
+	KindQUBO              // bits in {0,1}, E = x'Qx
+	KindRBM               // visible and hidden bits in {0,1}
+)
+
+func (k Kind) String() string {
+	return [...]string{"ising", "qubo", "rbm"}[k]
+}
+
+// Model is a loaded or generated model. Ising is always set (the exact Ising
+// form); RBM is set for bipartite dense models, whose Ising variables are
+// the visible units followed by the hidden ones.
+type Model struct {
+	Spec  string
+	Kind  Kind
+	Ising *Ising
+	RBM   *RBM
+}
+
+// Variables is the number of binary variables M.
+func (m *Model) Variables() int { return m.Ising.N }
+
+// Interactions is the number of pairwise couplings.
+func (m *Model) Interactions() int {
+	if m.RBM != nil {
+		return m.RBM.V * m.RBM.H
+	}
+	return m.Ising.Interactions()
+}
