@@ -21,6 +21,14 @@ type Model struct {
 	Kind  Kind
 	Ising *Ising
 	RBM   *RBM
+	QUBO  *QUBO // the source terms of a KindQUBO model, kept so it can be written back exactly
+}
+
+// QUBO holds E(x) = sum_i Diag_i x_i + sum_(i<j) Q_ij x_i x_j as given.
+type QUBO struct {
+	N    int
+	Diag []float64
+	Off  []Edge // Q_ij with I < J
 }
 
 // Variables is the number of binary variables M.
