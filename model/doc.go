@@ -10,4 +10,9 @@
 // energy computed from the Ising form is already in the model's own
 // convention (the offset carries the constant). Models are immutable after
 // construction and safe for concurrent readers.
+//
+// Generators are deterministic on every platform: they draw from
+// rand.NewPCG(seed, GenStream) using exact integer arithmetic only, and the
+// order of draws is documented on each generator; golden hashes under
+// testdata/golden pin every instance.
 package model

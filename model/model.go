@@ -10,7 +10,15 @@ const (
 )
 
 func (k Kind) String() string {
-	return [...]string{"ising", "qubo", "rbm"}[k]
+	switch k {
+	case KindIsing:
+		return "ising"
+	case KindQUBO:
+		return "qubo"
+	case KindRBM:
+		return "rbm"
+	}
+	return "unknown"
 }
 
 // Model is a loaded or generated model. Ising is always set (the exact Ising

@@ -1,0 +1,404 @@
+package exact
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+	"runtime"
+	"slices"
+	"sync"
+
+	"sardonics/model"
+)
+
+const (
+	// MaxProbs is the largest model Probs tabulates (2^24 float64 = 128 MiB).
+	MaxProbs = 24
+	// MaxEnumerate is the largest number of enumerated variables.
+	MaxEnumerate = 30
+	// maxDistinct is the number of distinct energies reported exactly;
+	// beyond it the distribution is binned into nBins equal-width bins.
+	maxDistinct = 2000
+	nBins       = 200
+	// rawCap bounds the density-of-states table built during enumeration;
+	// models with more distinct (quantized) energies fall back to a second
+	// pass with per-state weights.
+	rawCap = 1 << 14
+	// refresh is how often (in states) energies and fields are recomputed
+	// from scratch, so that incremental rounding never accumulates.
+	refresh = 1 << 12
+	// groupTol is the relative tolerance within which energies count as equal.
+	groupTol = 1e-9
+)
+
+// Result holds the exact statistics of pi(x) proportional to exp(-beta E(x)).
+type Result struct {
+	Variables  int     `json:"variables"`
+	Beta       float64 `json:"beta"`
+	LnZ        float64 `json:"ln_z"`
+	EnergyMean float64 `json:"energy_mean"`
+	EnergyVar  float64 `json:"energy_var"`
+	// EnergyDistribution is [[E, p], ...] sorted by E: every distinct energy
+	// when there are at most 2000 of them, else 200 equal-width bins between
+	// the lowest and highest energy, E being the bin centre. It is nil for
+	// RBMs with more than 24 variables in all (see Enumerate).
+	EnergyDistribution [][2]float64 `json:"energy_distribution"`
+	// VisibleMeans are the marginal means of the visible bits (RBMs only).
+	VisibleMeans []float64 `json:"visible_means,omitempty"`
+}
+
+func checkBeta(beta float64) error {
+	if math.IsNaN(beta) || math.IsInf(beta, 0) {
+		return fmt.Errorf("beta is %v (expected a finite number)", beta)
+	}
+	return nil
+}
+
+// Probs returns the normalized probability of every state of m at inverse
+// temperature beta, indexed as in stattest.Enumerate: state k has s_i = +1
+// exactly when bit i of k is set. It refuses models with more than 24 spins.
+func Probs(m *model.Ising, beta float64) ([]float64, error) {
+	if m == nil {
+		return nil, errors.New("exact: nil model")
+	}
+	if err := checkBeta(beta); err != nil {
+		return nil, err
+	}
+	if m.N > MaxProbs {
+		return nil, fmt.Errorf("model has %d variables (expected at most %d for a table of state probabilities)", m.N, MaxProbs)
+	}
+	p := make([]float64, 1<<m.N)
+	grayWalk(m, 0, m.N, func(idx uint64, e float64) { p[idx] = e })
+	// The largest log-weight -beta*E sets the scale, so every weight is <= 1.
+	lmax := math.Inf(-1)
+	for _, e := range p {
+		lmax = math.Max(lmax, -beta*e)
+	}
+	var z neumaier
+	for i, e := range p {
+		p[i] = math.Exp(-beta*e - lmax)
+		z.add(p[i])
+	}
+	inv := 1 / z.sum()
+	for i := range p {
+		p[i] *= inv
+	}
+	return p, nil
+}
+
+// grayWalk visits the 2^low states whose spins low..N-1 are fixed by the
+// bits of top, in Gray-code order over spins 0..low-1, calling visit with the
+// state index and its energy. The energy is updated by one local field per
+// state and recomputed from scratch every refresh states.
+func grayWalk(m *model.Ising, top uint64, low int, visit func(idx uint64, e float64)) {
+	s := make([]int8, m.N)
+	idx := top << low
+	for i := range s {
+		s[i] = int8(2*((idx>>i)&1)) - 1
+	}
+	e := m.Energy(s)
+	visit(idx, e)
+	for k := uint64(1); k < 1<<low; k++ {
+		i := bits.TrailingZeros64(k)
+		if k%refresh == 0 {
+			s[i] = -s[i]
+			e = m.Energy(s)
+		} else {
+			e += 2 * float64(s[i]) * m.Field(s, i)
+			s[i] = -s[i]
+		}
+		idx ^= 1 << i
+		visit(idx, e)
+	}
+}
+
+// Enumerate computes the exact statistics of m at inverse temperature beta.
+// Ising and QUBO models need M <= 30; RBMs (m.RBM != nil) need
+// min(V, H) <= 30 and get VisibleMeans. For RBMs the energy distribution is
+// computed (from the Ising form) only when V + H <= 24, since summing a layer
+// out gives the moments of E but not its distribution.
+func Enumerate(m *model.Model, beta float64) (*Result, error) {
+	if m == nil || (m.Ising == nil && m.RBM == nil) {
+		return nil, errors.New("exact: empty model")
+	}
+	if err := checkBeta(beta); err != nil {
+		return nil, err
+	}
+	if m.RBM != nil {
+		r := m.RBM
+		if min(r.V, r.H) > MaxEnumerate {
+			return nil, fmt.Errorf("RBM is %d x %d (expected the smaller layer to have at most %d units for exact enumeration)", r.V, r.H, MaxEnumerate)
+		}
+		res := enumerateRBM(r, beta)
+		if m.Ising != nil && r.V+r.H <= MaxProbs {
+			full := enumerateIsing(m.Ising, beta)
+			res.EnergyDistribution = full.EnergyDistribution
+		}
+		return res, nil
+	}
+	if m.Ising.N > MaxEnumerate {
+		return nil, fmt.Errorf("model has %d variables (expected at most %d for exact enumeration)", m.Ising.N, MaxEnumerate)
+	}
+	return enumerateIsing(m.Ising, beta), nil
+}
+
+// splitBits is how many top variables are fixed per chunk: 2^splitBits chunks
+// run concurrently and are merged in chunk order, so results do not depend
+// on the number of CPUs.
+func splitBits(n, threshold int) int {
+	if n >= threshold {
+		return 2
+	}
+	return 0
+}
+
+// parallel runs f(c) for c in 0..chunks-1 on up to GOMAXPROCS goroutines.
+func parallel(chunks int, f func(c int)) {
+	workers := min(chunks, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	next := make(chan int, chunks)
+	for c := 0; c < chunks; c++ {
+		next <- c
+	}
+	close(next)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range next {
+				f(c)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// level is one entry of a density of states: energy E occurs n times.
+type level struct {
+	e float64
+	n float64
+}
+
+// isingChunk is what one chunk of the first pass finds.
+type isingChunk struct {
+	emin, emax float64
+	dos        map[int64]level // nil once it overflowed rawCap
+}
+
+// enumerateIsing does one pass that records the extreme energies and, when
+// there are few distinct energies (integer couplings, most models), the
+// density of states, from which everything follows exactly. Otherwise a
+// second pass sums per-state weights relative to the largest one.
+func enumerateIsing(m *model.Ising, beta float64) *Result {
+	n := m.N
+	t := splitBits(n, 16)
+	chunks := 1 << t
+	// Energies are keyed on a grid far finer than the grouping tolerance, so
+	// that rounding differences between incremental and fresh energies do not
+	// multiply the keys of one level by much.
+	scale := 0.0
+	for _, j := range m.J {
+		scale += math.Abs(j) / 2
+	}
+	for _, h := range m.H {
+		scale += math.Abs(h)
+	}
+	scale = math.Max(scale, 1e-300)
+	quantum := scale * 1e-12
+
+	parts := make([]isingChunk, chunks)
+	parallel(chunks, func(c int) {
+		p := isingChunk{emin: math.Inf(1), emax: math.Inf(-1), dos: make(map[int64]level)}
+		grayWalk(m, uint64(c), n-t, func(_ uint64, e float64) {
+			p.emin = math.Min(p.emin, e)
+			p.emax = math.Max(p.emax, e)
+			if p.dos == nil {
+				return
+			}
+			key := int64(math.Round((e - m.Offset) / quantum))
+			l, ok := p.dos[key]
+			if !ok {
+				if len(p.dos) >= rawCap {
+					p.dos = nil
+					return
+				}
+				l.e = e
+			}
+			l.n++
+			p.dos[key] = l
+		})
+		parts[c] = p
+	})
+
+	emin, emax := math.Inf(1), math.Inf(-1)
+	merged := make(map[int64]level)
+	for _, p := range parts {
+		emin = math.Min(emin, p.emin)
+		emax = math.Max(emax, p.emax)
+		if merged == nil || p.dos == nil {
+			merged = nil
+			continue
+		}
+		keys := make([]int64, 0, len(p.dos))
+		for k := range p.dos {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys) // map order is random; keep merging deterministic
+		for _, k := range keys {
+			l, ok := merged[k]
+			if !ok {
+				l.e = p.dos[k].e
+			}
+			l.n += p.dos[k].n
+			merged[k] = l
+		}
+		if len(merged) > rawCap {
+			merged = nil
+		}
+	}
+	res := &Result{Variables: n, Beta: beta}
+	if merged != nil {
+		levels := make([]level, 0, len(merged))
+		for _, l := range merged {
+			levels = append(levels, l)
+		}
+		slices.SortFunc(levels, func(a, b level) int { return cmpFloat(a.e, b.e) })
+		fromLevels(res, levels, beta, scale)
+		return res
+	}
+	perStatePass(res, m, beta, t, emin, emax)
+	return res
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// fromLevels fills res from a density of states sorted by energy.
+func fromLevels(res *Result, levels []level, beta, scale float64) {
+	lmax := math.Inf(-1)
+	for _, l := range levels {
+		lmax = math.Max(lmax, math.Log(l.n)-beta*l.e)
+	}
+	p := make([]float64, len(levels))
+	var z neumaier
+	for i, l := range levels {
+		p[i] = math.Exp(math.Log(l.n) - beta*l.e - lmax)
+		z.add(p[i])
+	}
+	zs := z.sum()
+	var mean neumaier
+	for i := range p {
+		p[i] /= zs
+		mean.add(p[i] * levels[i].e)
+	}
+	mu := mean.sum()
+	var v neumaier
+	for i, l := range levels {
+		d := l.e - mu
+		v.add(p[i] * d * d)
+	}
+	res.LnZ = lmax + math.Log(zs)
+	res.EnergyMean = mu
+	res.EnergyVar = v.sum()
+
+	// Group energies equal within the tolerance (the grid and incremental
+	// rounding can split one level into neighbouring keys).
+	var dist [][2]float64
+	for i, l := range levels {
+		if k := len(dist) - 1; k >= 0 {
+			prev := dist[k][0]
+			tol := groupTol*math.Max(math.Abs(prev), math.Abs(l.e)) + 1e-12*scale
+			if l.e-prev <= tol {
+				dist[k][1] += p[i]
+				continue
+			}
+		}
+		dist = append(dist, [2]float64{l.e, p[i]})
+	}
+	if len(dist) <= maxDistinct {
+		res.EnergyDistribution = dist
+		return
+	}
+	emin, emax := levels[0].e, levels[len(levels)-1].e
+	bins := make([]float64, nBins)
+	for i, l := range levels {
+		bins[binOf(l.e, emin, emax)] += p[i]
+	}
+	res.EnergyDistribution = binned(bins, emin, emax)
+}
+
+func binOf(e, emin, emax float64) int {
+	if !(emax > emin) {
+		return 0
+	}
+	b := int((e - emin) / (emax - emin) * nBins)
+	return max(0, min(nBins-1, b))
+}
+
+func binned(bins []float64, emin, emax float64) [][2]float64 {
+	w := (emax - emin) / nBins
+	out := make([][2]float64, nBins)
+	for k, p := range bins {
+		out[k] = [2]float64{emin + (float64(k)+0.5)*w, p}
+	}
+	return out
+}
+
+// isingSums are the per-chunk sums of the per-state pass: weights
+// w = exp(-beta (E - ref)) <= 1 and moments of d = E - ref.
+type isingSums struct {
+	s0, s1, s2 neumaier
+	bins       []neumaier
+}
+
+// perStatePass sums weights state by state; ref is the energy of largest
+// weight (known from the first pass), so no weight exceeds 1 and the moments
+// are taken about a nearby point.
+func perStatePass(res *Result, m *model.Ising, beta float64, t int, emin, emax float64) {
+	ref := emin
+	if beta < 0 {
+		ref = emax
+	}
+	chunks := 1 << t
+	parts := make([]isingSums, chunks)
+	parallel(chunks, func(c int) {
+		p := isingSums{bins: make([]neumaier, nBins)}
+		grayWalk(m, uint64(c), m.N-t, func(_ uint64, e float64) {
+			d := e - ref
+			w := math.Exp(-beta * d)
+			p.s0.add(w)
+			p.s1.add(w * d)
+			p.s2.add(w * d * d)
+			p.bins[binOf(e, emin, emax)].add(w)
+		})
+		parts[c] = p
+	})
+	var s0, s1, s2 neumaier
+	bins := make([]neumaier, nBins)
+	for _, p := range parts {
+		s0.add(p.s0.sum())
+		s1.add(p.s1.sum())
+		s2.add(p.s2.sum())
+		for k := range bins {
+			bins[k].add(p.bins[k].sum())
+		}
+	}
+	z := s0.sum()
+	md := s1.sum() / z
+	res.LnZ = -beta*ref + math.Log(z)
+	res.EnergyMean = ref + md
+	res.EnergyVar = math.Max(0, s2.sum()/z-md*md)
+	pb := make([]float64, nBins)
+	for k := range bins {
+		pb[k] = bins[k].sum() / z
+	}
+	res.EnergyDistribution = binned(pb, emin, emax)
+}
