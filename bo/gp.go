@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/optimize"
 )
 
 // Hyper holds GP hyperparameters on the log scale: ARD length scales (one per
@@ -54,11 +56,17 @@ func (h Hyper) clone() Hyper { return hyperFromVec(h.vec()) }
 type GPOptions struct {
 	// Fixed, if non-nil, disables fitting: Fit uses these hyperparameters.
 	Fixed *Hyper
-	// Restarts is the number of LBFGS starts: DefaultHyper, the previous
-	// fit (if any), then uniform random points in the bounds. Default 3.
+	// Restarts is the number of L-BFGS starts (gonum optimize): DefaultHyper,
+	// the previous fit (if any), then uniform random points in the bounds.
+	// Default 3.
 	Restarts int
-	// MaxIter bounds LBFGS major iterations per start. Default 60.
+	// MaxIter bounds the L-BFGS major iterations per start; function
+	// evaluations are bounded by 3*MaxIter. Default 60.
 	MaxIter int
+	// GradTol stops a start once the infinity norm of the gradient of the
+	// negative log likelihood (in the squashed coordinates) falls below it.
+	// Default 1e-4.
+	GradTol float64
 }
 
 // GP is Gaussian-process regression with zero mean on standardized
@@ -98,6 +106,9 @@ func NewGP(dim int, opts GPOptions, r *rand.PCG) *GP {
 	}
 	if opts.MaxIter <= 0 {
 		opts.MaxIter = 60
+	}
+	if opts.GradTol <= 0 {
+		opts.GradTol = 1e-4
 	}
 	return &GP{dim: dim, opts: opts, rng: r}
 }
@@ -307,61 +318,93 @@ func (g *GP) LogLikelihoodGrad(h Hyper, grad []float64) (float64, error) {
 }
 
 func (g *GP) logLik(h Hyper, grad []float64) (float64, error) {
-	n := len(g.y)
-	if n == 0 {
-		return 0, errors.New("bo: log likelihood without data")
-	}
-	K := g.gram(h)
-	var chol mat.Cholesky
-	if !chol.Factorize(K) {
-		return math.Inf(-1), errors.New("bo: GP covariance not positive definite")
-	}
-	alphaV := mat.NewVecDense(n, nil)
-	if err := chol.SolveVecTo(alphaV, mat.NewVecDense(n, g.ys)); err != nil {
+	f, err := g.factor(h)
+	if err != nil {
 		return math.Inf(-1), err
 	}
-	alpha := alphaV.RawVector().Data
+	if grad != nil {
+		if err := g.gradient(f, grad); err != nil {
+			return f.ll, err
+		}
+	}
+	return f.ll, nil
+}
+
+// llFactor is the factorization behind one log-likelihood evaluation,
+// kept so that the gradient at the same hyperparameters reuses it.
+type llFactor struct {
+	h     Hyper
+	k     *mat.SymDense
+	chol  mat.Cholesky
+	alpha []float64
+	ll    float64
+}
+
+// factor builds and factorizes K + sn2 I under h and evaluates the log
+// marginal likelihood of the standardized data (R&W eq. 2.30).
+func (g *GP) factor(h Hyper) (*llFactor, error) {
+	n := len(g.y)
+	if n == 0 {
+		return nil, errors.New("bo: log likelihood without data")
+	}
+	f := &llFactor{h: h, k: g.gram(h)}
+	if !f.chol.Factorize(f.k) {
+		return nil, errors.New("bo: GP covariance not positive definite")
+	}
+	alphaV := mat.NewVecDense(n, nil)
+	if err := f.chol.SolveVecTo(alphaV, mat.NewVecDense(n, g.ys)); err != nil {
+		return nil, err
+	}
+	f.alpha = alphaV.RawVector().Data
 	var fit float64
-	for i, a := range alpha {
+	for i, a := range f.alpha {
 		fit += a * g.ys[i]
 	}
-	ll := -0.5*fit - 0.5*chol.LogDet() - 0.5*float64(n)*math.Log(2*math.Pi)
-	if grad == nil {
-		return ll, nil
-	}
-	// dL/dtheta_j = 0.5 tr((alpha alpha^T - K^-1) dK/dtheta_j).
+	f.ll = -0.5*fit - 0.5*f.chol.LogDet() - 0.5*float64(n)*math.Log(2*math.Pi)
+	return f, nil
+}
+
+// gradient stores the gradient of the log marginal likelihood at f.h with
+// respect to (LogLen..., LogSf2, LogSn2) in grad (R&W eq. 5.9):
+// dL/dtheta_j = 0.5 tr((alpha alpha^T - K^-1) dK/dtheta_j).
+func (g *GP) gradient(f *llFactor, grad []float64) error {
 	var kinv mat.SymDense
-	if err := chol.InverseTo(&kinv); err != nil {
-		return ll, err
+	if err := f.chol.InverseTo(&kinv); err != nil {
+		return err
 	}
 	for j := range grad {
 		grad[j] = 0
 	}
-	d := g.dim
+	n, d := len(g.y), g.dim
+	h, alpha := f.h, f.alpha
 	sf2, sn2 := math.Exp(h.LogSf2), math.Exp(h.LogSn2)
 	inv2 := make([]float64, d)
 	for k, l := range h.LogLen {
 		inv2[k] = math.Exp(-2 * l)
 	}
+	ki, kk := kinv.RawSymmetric(), f.k.RawSymmetric() // upper triangles
+	gl := grad[:d]
 	for i := range n {
-		wii := alpha[i]*alpha[i] - kinv.At(i, i)
+		wii := alpha[i]*alpha[i] - ki.Data[i*ki.Stride+i]
 		grad[d] += 0.5 * wii * sf2
 		grad[d+1] += 0.5 * wii * sn2
-		for j := range i {
-			w := alpha[i]*alpha[j] - kinv.At(i, j) // off-diagonal counted twice
-			wk := w * K.At(i, j)
+		xi := g.x[i]
+		for j := i + 1; j < n; j++ {
+			w := alpha[i]*alpha[j] - ki.Data[i*ki.Stride+j] // off-diagonal counted twice
+			wk := w * kk.Data[i*kk.Stride+j]
 			grad[d] += wk
-			for k := range d {
-				t := g.x[i][k] - g.x[j][k]
-				grad[k] += wk * t * t * inv2[k]
+			xj := g.x[j]
+			for k, ik := range inv2 {
+				t := xi[k] - xj[k]
+				gl[k] += wk * t * t * ik
 			}
 		}
 	}
-	return ll, nil
+	return nil
 }
 
 // hyperBox maps an unconstrained vector v to log hyperparameters inside the
-// bounds by a logistic squashing, so LBFGS never leaves the sensible range.
+// bounds by a logistic squashing, so L-BFGS never leaves the sensible range.
 type hyperBox struct{ lo, hi []float64 }
 
 func newHyperBox(dim int) hyperBox {
@@ -396,6 +439,9 @@ func (b hyperBox) toV(theta []float64) []float64 {
 	return v
 }
 
+// fitHyper maximizes the log marginal likelihood by gonum's L-BFGS in the
+// squashed coordinates v of hyperBox, from each start in turn, and returns
+// the best optimum.
 func (g *GP) fitHyper() (Hyper, error) {
 	box := newHyperBox(g.dim)
 	np := g.dim + 2
@@ -416,23 +462,63 @@ func (g *GP) fitHyper() (Hyper, error) {
 	theta := make([]float64, np)
 	jac := make([]float64, np)
 	gt := make([]float64, np)
-	// Minimize the negative log likelihood in the squashed coordinates v.
-	negLL := func(v, grad []float64) float64 {
+	// Func factorizes; Grad, called next at the same point when the line
+	// search accepts its value, reuses that factorization.
+	var last struct {
+		v []float64
+		f *llFactor
+	}
+	eval := func(v []float64) *llFactor {
+		if last.f != nil && slices.Equal(v, last.v) {
+			return last.f
+		}
 		box.toTheta(v, theta, jac)
-		ll, err := g.logLik(hyperFromVec(theta), gt)
+		f, err := g.factor(hyperFromVec(theta))
 		if err != nil {
-			return math.Inf(1)
+			f = nil
 		}
-		for i := range grad {
-			grad[i] = -gt[i] * jac[i]
-		}
-		return -ll
+		last.v, last.f = append(last.v[:0], v...), f
+		return f
+	}
+	prob := optimize.Problem{
+		Func: func(v []float64) float64 {
+			f := eval(v)
+			if f == nil {
+				return math.Inf(1)
+			}
+			return -f.ll
+		},
+		Grad: func(grad, v []float64) {
+			f := eval(v)
+			if f == nil || g.gradient(f, gt) != nil {
+				for i := range grad {
+					grad[i] = 0
+				}
+				return
+			}
+			box.toTheta(v, theta, jac)
+			for i := range grad {
+				grad[i] = -gt[i] * jac[i]
+			}
+		},
+	}
+	settings := &optimize.Settings{
+		GradientThreshold: g.opts.GradTol,
+		MajorIterations:   g.opts.MaxIter,
+		FuncEvaluations:   3 * g.opts.MaxIter,
+		Converger:         &optimize.FunctionConverge{Absolute: 1e-6, Relative: 1e-8, Iterations: 3},
 	}
 	best, bestF := []float64(nil), math.Inf(1)
 	for _, s := range starts {
-		x, f := minimizeLBFGS(negLL, box.toV(s), g.opts.MaxIter, 1e-5)
-		if f < bestF {
-			best, bestF = x, f
+		v0 := box.toV(s)
+		if math.IsInf(prob.Func(v0), 1) {
+			continue
+		}
+		// Iteration and evaluation limits end with an error and a usable
+		// location, as does a line search that cannot improve further.
+		res, _ := optimize.Minimize(prob, v0, settings, &optimize.LBFGS{})
+		if res != nil && res.F < bestF {
+			best, bestF = slices.Clone(res.X), res.F
 		}
 	}
 	if best == nil {

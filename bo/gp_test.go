@@ -157,18 +157,3 @@ func TestGPFitARD(t *testing.T) {
 	}
 	t.Logf("l=(%.3g, %.3g) sf2=%.3g sn2=%.3g ll=%.4g (default %.4g)", l0, l1, math.Exp(h.LogSf2), math.Exp(h.LogSn2), ll, ll0)
 }
-
-func TestMinimizeLBFGSRosenbrock(t *testing.T) {
-	fg := func(x, g []float64) float64 {
-		a, b := 1-x[0], x[1]-x[0]*x[0]
-		if g != nil {
-			g[0] = -2*a - 400*x[0]*b
-			g[1] = 200 * b
-		}
-		return a*a + 100*b*b
-	}
-	x, f := minimizeLBFGS(fg, []float64{-1.2, 1}, 200, 1e-8)
-	if f > 1e-10 || math.Abs(x[0]-1) > 1e-4 || math.Abs(x[1]-1) > 1e-4 {
-		t.Errorf("Rosenbrock: x=%v f=%v, want (1,1) and 0", x, f)
-	}
-}

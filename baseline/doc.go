@@ -1,0 +1,22 @@
+// Package baseline holds the reference samplers SARDONICS is compared
+// against, each a sampler.Chain targeting exp(-beta E) of a model:
+//
+//   - NewGibbs, NewMetropolis: one Step is a systematic sweep of M
+//     single-site heat-bath or Metropolis updates (spins 0..M-1). Sparse
+//     models use the CSR form; when every coupling and field is an integer
+//     multiple of one unit (integers, QUBO quarters) with few local-field
+//     values, probabilities come from a table and the energy is kept exactly
+//     in integer units. Otherwise exp is computed per spin. RBMs keep both
+//     layers' local fields incrementally (one axpy over a row of W or W' per
+//     flip) and recompute them every 1000 steps.
+//   - NewSW: one Swendsen-Wang update of any Ising model (QUBOs and RBMs
+//     through their exact Ising form), with fields handled exactly by a
+//     ghost spin.
+//   - NewBlockGibbs: RBMs only; one Step samples h | v, then v | h.
+//
+// Energies are in the model's own convention (offsets included); Spins are
+// in Ising form, visible units first for RBMs. Constructors copy the initial
+// state. A chain owns its state, its scratch buffers and the *rand.PCG it
+// was given, and Step allocates nothing; a chain is not safe for concurrent
+// use, and distinct chains share nothing mutable.
+package baseline

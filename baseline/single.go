@@ -1,0 +1,246 @@
+package baseline
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"sardonics/model"
+	"sardonics/rng"
+	"sardonics/sampler"
+)
+
+// NewGibbs returns a chain whose step is one systematic sweep (spins 0..M-1)
+// of heat-bath updates: s_i = +1 with probability 1/(1+exp(-2 beta f_i)),
+// f_i the local field. RBMs use dense incremental fields; other models the
+// CSR form, with a table of probabilities when couplings are integer
+// multiples of one unit.
+func NewGibbs(m *model.Model, beta float64, r *rand.PCG, init []int8) (sampler.Chain, error) {
+	return newSingle(m, beta, r, init, false)
+}
+
+// NewMetropolis is NewGibbs with Metropolis updates: flip s_i with
+// probability min(1, exp(-beta dE_i)). Its Stats count every update as a
+// proposal.
+func NewMetropolis(m *model.Model, beta float64, r *rand.PCG, init []int8) (sampler.Chain, error) {
+	return newSingle(m, beta, r, init, true)
+}
+
+func newSingle(m *model.Model, beta float64, r *rand.PCG, init []int8, metropolis bool) (sampler.Chain, error) {
+	s, err := checkArgs(m, beta, init)
+	if err != nil {
+		return nil, err
+	}
+	if m.RBM != nil {
+		return newRBMSingle(m.RBM, beta, r, s, metropolis), nil
+	}
+	is := m.Ising
+	c := &single{m: is, beta: beta, r: r, s: s, metropolis: metropolis, start: is.Start}
+	if u, jInt, hInt, k, ok := integerForm(is); ok {
+		c.table, c.u, c.jInt, c.hInt, c.k = true, u, jInt, hInt, k
+		c.thr = make([]uint64, 2*k+1)
+		for f := -k; f <= k; f++ {
+			x := 2 * beta * u * float64(f)
+			if metropolis { // indexed by s_i f_i = dE/2
+				c.thr[f+k] = threshold(math.Exp(-x))
+			} else { // indexed by f_i: P(s_i = +1)
+				c.thr[f+k] = threshold(1 / (1 + math.Exp(-x)))
+			}
+		}
+		c.nb = make([]nbr, len(jInt))
+		for e := range c.nb {
+			c.nb[e] = nbr{is.Adj[e], jInt[e]}
+		}
+		c.eInt = c.exactInt()
+	} else {
+		c.nbF = make([]nbrF, len(is.J))
+		for e := range c.nbF {
+			c.nbF[e] = nbrF{is.Adj[e], is.J[e]}
+		}
+		c.e = is.Energy(s)
+	}
+	return c, nil
+}
+
+// single is the sparse single-site chain. The table path keeps couplings,
+// fields and the energy in integer units of u, so its energy is exact and
+// never needs refreshing; the float path recomputes it every refreshEvery
+// steps.
+type single struct {
+	m          *model.Ising
+	beta       float64
+	r          *rand.PCG
+	s          []int8
+	metropolis bool
+	start      []int32
+
+	table      bool
+	u          float64
+	jInt, hInt []int32
+	nb         []nbr // CSR rows of (neighbour, coupling in units), packed for one bounds check
+	k          int
+	thr        []uint64
+	eInt       int64
+
+	nbF []nbrF // the same rows with real couplings, for the float path
+	e   float64
+
+	steps                     int64
+	flips, proposed, accepted int64
+}
+
+type (
+	nbr  struct{ j, w int32 }
+	nbrF struct {
+		j int32
+		w float64
+	}
+)
+
+func (c *single) Step() {
+	var acc int64
+	switch {
+	case c.table && c.metropolis:
+		acc = c.metropolisTable()
+	case c.table:
+		c.gibbsTable()
+	case c.metropolis:
+		acc = c.metropolisFloat()
+	default:
+		c.gibbsFloat()
+	}
+	n := int64(len(c.s))
+	c.flips += n
+	if c.metropolis {
+		c.proposed += n
+		c.accepted += acc
+	}
+	c.steps++
+	if !c.table && c.steps%refreshEvery == 0 {
+		c.e = c.m.Energy(c.s)
+	}
+}
+
+func (c *single) Energy() float64 {
+	if c.table {
+		return c.m.Offset + c.u*float64(c.eInt)
+	}
+	return c.e
+}
+
+func (c *single) Spins() []int8 { return c.s }
+
+func (c *single) Stats() sampler.Stats {
+	return sampler.Stats{Flips: c.flips, Proposed: c.proposed, Accepted: c.accepted}
+}
+
+// exactInt is the energy in units of u, without Offset.
+func (c *single) exactInt() int64 {
+	var twice int64 // 2E counts each pair twice
+	for i, si := range c.s {
+		f := 2 * int64(c.hInt[i])
+		for e := c.start[i]; e < c.start[i+1]; e++ {
+			f += int64(c.jInt[e]) * int64(c.s[c.m.Adj[e]])
+		}
+		twice -= int64(si) * f
+	}
+	return twice / 2
+}
+
+// gibbsTable is branch-free in the draw: heat-bath outcomes are random, so
+// a branch on them would mispredict half the time.
+func (c *single) gibbsTable() {
+	s, start, nb, h, thr, k, r := c.s, c.start, c.nb, c.hInt, c.thr, c.k, c.r
+	h = h[:len(s)]
+	start = start[:len(s)+1]
+	var dE int64
+	lo := start[0]
+	for i := range s {
+		hi := start[i+1]
+		f := h[i]
+		for _, x := range nb[lo:hi] {
+			f += x.w * int32(s[x.j])
+		}
+		lo = hi
+		d := int64(r.Uint64()>>11) - int64(thr[int(f)+k])
+		nw := int8(-1 - 2*(d>>63)) // d>>63 is -1 exactly when the draw is below P(up)
+		dE += int64(s[i]-nw) * int64(f)
+		s[i] = nw
+	}
+	c.eInt += dE
+}
+
+func (c *single) metropolisTable() int64 {
+	s, start, nb, h, thr, k, r := c.s, c.start, c.nb, c.hInt, c.thr, c.k, c.r
+	h = h[:len(s)]
+	start = start[:len(s)+1]
+	var dE, acc int64
+	lo := start[0]
+	for i := range s {
+		hi := start[i+1]
+		f := h[i]
+		for _, x := range nb[lo:hi] {
+			f += x.w * int32(s[x.j])
+		}
+		lo = hi
+		sf := int32(s[i]) * f // dE/2 in units
+		// Branch-free: thr is 2^53 (always accept) for sf <= 0, so one draw
+		// per spin costs less than mispredicting a data-dependent branch.
+		a := -((int64(r.Uint64()>>11) - int64(thr[int(sf)+k])) >> 63) // 1 if accepted
+		s[i] *= int8(1 - 2*a)
+		dE += 2 * a * int64(sf)
+		acc += a
+	}
+	c.eInt += dE
+	return acc
+}
+
+func (c *single) gibbsFloat() {
+	s, start, nb, h, r := c.s, c.start, c.nbF, c.m.H, c.r
+	h = h[:len(s)]
+	start = start[:len(s)+1]
+	lo := start[0]
+	b2 := 2 * c.beta
+	dE := 0.0
+	for i := range s {
+		hi := start[i+1]
+		f := h[i]
+		for _, x := range nb[lo:hi] {
+			f += x.w * float64(s[x.j])
+		}
+		lo = hi
+		nw := int8(-1)
+		if rng.Float64(r) < 1/(1+math.Exp(-b2*f)) {
+			nw = 1
+		}
+		dE += float64(s[i]-nw) * f
+		s[i] = nw
+	}
+	c.e += dE
+}
+
+func (c *single) metropolisFloat() int64 {
+	s, start, nb, h, r := c.s, c.start, c.nbF, c.m.H, c.r
+	h = h[:len(s)]
+	start = start[:len(s)+1]
+	lo := start[0]
+	beta := c.beta
+	dE := 0.0
+	var acc int64
+	for i := range s {
+		hi := start[i+1]
+		f := h[i]
+		for _, x := range nb[lo:hi] {
+			f += x.w * float64(s[x.j])
+		}
+		lo = hi
+		d := 2 * float64(s[i]) * f
+		if d > 0 && rng.Float64(r) >= math.Exp(-beta*d) {
+			continue
+		}
+		s[i] = -s[i]
+		dE += d
+		acc++
+	}
+	c.e += dE
+	return acc
+}

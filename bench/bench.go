@@ -1,0 +1,230 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"sardonics/model"
+	"sardonics/runner"
+	"sardonics/saw"
+	"sardonics/topology"
+)
+
+// Line is one measured figure.
+type Line struct {
+	Name   string  `json:"name"`
+	Model  string  `json:"model"`
+	Beta   float64 `json:"beta"`
+	Value  float64 `json:"value"`
+	Unit   string  `json:"unit"`
+	Steps  int64   `json:"steps"`
+	CPUSec float64 `json:"cpu_seconds"`
+	Note   string  `json:"note,omitempty"`
+}
+
+// Report is bench.json.
+type Report struct {
+	Machine string `json:"machine"`
+	Go      string `json:"go"`
+	Date    string `json:"date"`
+	Lines   []Line `json:"lines"`
+}
+
+// Config sets the time spent per measurement.
+type Config struct {
+	Budget time.Duration // CPU time per kernel measurement (default 1s)
+	ESS    bool          // also measure ESS per CPU-second (slower)
+	Only   string        // run only lines whose group contains this
+	Out    io.Writer     // progress lines
+}
+
+func cpuNow() float64 {
+	var ru unix.Rusage
+	if err := unix.Getrusage(unix.RUSAGE_THREAD, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
+// measure steps a chain until budget CPU seconds are spent and returns
+// steps, CPU seconds and flips.
+func measure(name string, m *model.Model, beta float64, sc runner.SAWConfig, budget float64) (steps int64, cpu float64, flips int64, err error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	init := runner.InitialState(1, 0, m.Variables())
+	ch, release, err := runner.NewChain(name, m, beta, sc, runner.StreamFor(1, 0, name), init)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	defer release()
+	// Warm up (and let the state relax) for a tenth of the budget.
+	for t0 := cpuNow(); cpuNow()-t0 < budget/10; {
+		for i := 0; i < 10; i++ {
+			ch.Step()
+		}
+	}
+	f0 := ch.Stats().Flips
+	t0 := cpuNow()
+	batch := int64(1)
+	for {
+		for i := int64(0); i < batch; i++ {
+			ch.Step()
+		}
+		steps += batch
+		if cpu = cpuNow() - t0; cpu >= budget {
+			break
+		}
+		batch = min(batch*2, 1<<16)
+	}
+	if w, ok := ch.(interface{ WorkerCPUSeconds() float64 }); ok {
+		_ = w // worker CPU is reported separately by the parallel lines
+	}
+	return steps, cpu, ch.Stats().Flips - f0, nil
+}
+
+type kernel struct {
+	group, name, spec string
+	beta              float64
+	sampler           string
+	engine            string
+	threads           int
+	unit              string // ns/spin, ns/flip, steps/s, us/sweep
+}
+
+func kernels(ncpu int) []kernel {
+	ks := []kernel{
+		{"gibbs", "gibbs sweep", "ferro2d:L=60", 1 / 2.27, "gibbs", "", 0, "ns/spin"},
+		{"gibbs", "gibbs sweep", "spinglass3d:L=9,seed=1", 1, "gibbs", "", 0, "ns/spin"},
+		{"metropolis", "metropolis sweep", "ferro2d:L=60", 1 / 2.27, "metropolis", "", 0, "ns/spin"},
+		{"metropolis", "metropolis sweep", "spinglass3d:L=9,seed=1", 1, "metropolis", "", 0, "ns/spin"},
+		{"sw", "swendsen-wang step", "ferro2d:L=60", 1 / 2.27, "sw", "", 0, "ns/spin"},
+		{"saw", "sardonics bucket", "ferro2d:L=60", 1, "sardonics", "bucket", 0, "ns/flip"},
+		{"saw", "sardonics tree", "ferro2d:L=60", 1, "sardonics", "tree", 0, "ns/flip"},
+		{"saw", "sardonics bucket", "frustrated2d:L=60,seed=1", 1, "sardonics", "bucket", 0, "ns/flip"},
+		{"saw", "sardonics tree", "frustrated2d:L=60,seed=1", 1, "sardonics", "tree", 0, "ns/flip"},
+		{"saw", "sardonics bucket", "spinglass3d:L=9,seed=1", 1, "sardonics", "bucket", 0, "ns/flip"},
+		{"saw", "sardonics tree", "chimera:M=4,N=4,T=4,seed=1", 1, "sardonics", "tree", 0, "ns/flip"},
+		{"saw", "gibbs sweep (same run)", "frustrated2d:L=60,seed=1", 1, "gibbs", "", 0, "ns/spin"},
+		{"rbm", "blockgibbs sweep", "rbm-random:V=784,H=500,seed=1,scale=0.1", 1, "blockgibbs", "", 0, "us/sweep"},
+		{"rbm", "sardonics dense", "rbm-random:V=784,H=500,seed=1,scale=0.1", 1, "sardonics", "dense", 0, "ns/flip"},
+		{"rbm", "sardonics parallel P=1", "rbm-random:V=784,H=500,seed=1,scale=0.1", 1, "sardonics", "parallel", 1, "ns/flip"},
+	}
+	if ncpu > 1 {
+		ks = append(ks, kernel{"rbm", fmt.Sprintf("sardonics parallel P=%d", ncpu), "rbm-random:V=784,H=500,seed=1,scale=0.1", 1, "sardonics", "parallel", ncpu, "ns/flip"})
+	}
+	return ks
+}
+
+// Run runs the suite.
+func Run(cfg Config) (*Report, error) {
+	if cfg.Budget <= 0 {
+		cfg.Budget = time.Second
+	}
+	cpus, _ := topology.CPUs()
+	rep := &Report{Machine: topology.Describe(), Go: runtime.Version(), Date: time.Now().UTC().Format(time.RFC3339)}
+	models := map[string]*model.Model{}
+	get := func(spec string) (*model.Model, error) {
+		if m, ok := models[spec]; ok {
+			return m, nil
+		}
+		m, err := model.Load(spec)
+		models[spec] = m
+		return m, err
+	}
+	for _, k := range kernels(len(cpus)) {
+		if cfg.Only != "" && !contains(k.group, cfg.Only) {
+			continue
+		}
+		m, err := get(k.spec)
+		if err != nil {
+			return nil, err
+		}
+		sc := runner.SAWConfig{Thetas: []saw.Theta{saw.DefaultTheta}, Engine: k.engine, EngineThreads: k.threads, CPUs: cpus}
+		steps, cpu, flips, err := measure(k.sampler, m, k.beta, sc, cfg.Budget.Seconds())
+		if err != nil {
+			return nil, fmt.Errorf("%s on %s: %w", k.name, k.spec, err)
+		}
+		l := Line{Name: k.name, Model: k.spec, Beta: k.beta, Unit: k.unit, Steps: steps, CPUSec: cpu}
+		switch k.unit {
+		case "ns/spin":
+			l.Value = cpu * 1e9 / float64(steps) / float64(m.Variables())
+			l.Note = fmt.Sprintf("%.0f steps/s", float64(steps)/cpu)
+		case "ns/flip":
+			l.Value = cpu * 1e9 / float64(flips)
+			l.Note = fmt.Sprintf("%.1f flips/step", float64(flips)/float64(steps))
+			if k.threads > 1 {
+				l.Note += " (coordinator thread CPU; wall-clock speedup is what counts)"
+			}
+		case "us/sweep":
+			l.Value = cpu * 1e6 / float64(steps)
+		}
+		rep.Lines = append(rep.Lines, l)
+		if cfg.Out != nil {
+			fmt.Fprintln(cfg.Out, l.String())
+		}
+	}
+	if cfg.ESS && (cfg.Only == "" || contains("ess", cfg.Only)) {
+		if err := essLines(rep, cfg); err != nil {
+			return nil, err
+		}
+	}
+	return rep, nil
+}
+
+func contains(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return true
+		}
+	}
+	return false
+}
+
+func (l Line) String() string {
+	return fmt.Sprintf("%-28s %-42s beta=%-6.4g %10.2f %-8s %s", l.Name, l.Model, l.Beta, l.Value, l.Unit, l.Note)
+}
+
+// essLines measures ESS per CPU-second of each sampler with short runs
+// (4 trials of 20000 steps, 4000 burn-in) on the paper's frustrated 2D model
+// and 3D spin glass.
+func essLines(rep *Report, cfg Config) error {
+	for _, c := range []struct {
+		spec string
+		beta float64
+	}{{"frustrated2d:L=60,seed=1", 1}, {"spinglass3d:L=9,seed=1", 1}} {
+		m, err := model.Load(c.spec)
+		if err != nil {
+			return err
+		}
+		rc := &runner.Config{Model: m, Beta: c.beta, Samplers: []string{"sardonics", "gibbs", "metropolis", "sw"},
+			Steps: 20000, Burn: 4000, Trials: 4, Seed: 1, Threads: 1,
+			SAW: runner.SAWConfig{Thetas: []saw.Theta{saw.DefaultTheta}}}
+		recs, wall, err := runner.Run(rc)
+		if err != nil {
+			return err
+		}
+		for _, name := range rc.Samplers {
+			r := runner.Summarize(name, recs[name], rc.Steps, rc.Burn, wall[name])
+			rh := 0.0
+			if r.Rhat != nil {
+				rh = *r.Rhat
+			}
+			l := Line{Name: "ESS per CPU-second: " + name, Model: c.spec, Beta: c.beta, Value: r.ESSPerCPUSecond,
+				Unit: "ESS/cpu-s", Steps: int64(rc.Steps * rc.Trials), CPUSec: r.CPUSeconds,
+				Note: fmt.Sprintf("tau_int %.3g steps, split-R-hat %.3f", r.TauInt, rh)}
+			rep.Lines = append(rep.Lines, l)
+			if cfg.Out != nil {
+				fmt.Fprintln(cfg.Out, l.String())
+			}
+		}
+	}
+	return nil
+}
+
+// JSON renders the report.
+func (r *Report) JSON() ([]byte, error) { return json.MarshalIndent(r, "", "  ") }

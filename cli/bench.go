@@ -1,0 +1,51 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"sardonics/bench"
+	"sardonics/runner"
+)
+
+func init() {
+	register(&Command{
+		Name:  "bench",
+		Usage: "[--out DIR] [--budget 1s] [--only GROUP] [--ess]",
+		Short: "run the benchmark suite and write bench.json",
+		Long: `Measures, in thread CPU time, each kernel for --budget: Gibbs and Metropolis
+ns per spin update, Swendsen-Wang ns per spin per step, SARDONICS ns per
+proposed flip (bucket and tree engines), block-Gibbs us per sweep and the
+dense and parallel RBM engines' ns per proposed flip. --ess adds ESS per
+CPU-second of every sampler on frustrated2d:L=60 (T=1) and spinglass3d:L=9
+(beta=1) from short runs. GROUP is one of gibbs, metropolis, sw, saw, rbm, ess.`,
+		Flags: func(fs *flag.FlagSet, env *Env) func([]string) error {
+			out := fs.String("out", ".", "folder for bench.json")
+			budget := fs.Duration("budget", time.Second, "CPU time per measurement")
+			only := fs.String("only", "", "run only the lines of this `GROUP`")
+			ess := fs.Bool("ess", false, "also measure ESS per CPU-second (about a minute)")
+			return func(args []string) error {
+				if len(args) > 0 {
+					return usagef("bench: unexpected argument %q", args[0])
+				}
+				rep, err := bench.Run(bench.Config{Budget: *budget, ESS: *ess, Only: *only, Out: env.Stdout})
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(env.Stdout, "machine: %s, %s\n", rep.Machine, rep.Go)
+				b, err := rep.JSON()
+				if err != nil {
+					return err
+				}
+				path := filepath.Join(*out, "bench.json")
+				if err := runner.WriteFileAtomic(path, append(b, '\n')); err != nil {
+					return err
+				}
+				fmt.Fprintf(env.Stdout, "wrote %s\n", path)
+				return nil
+			}
+		},
+	})
+}

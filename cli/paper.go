@@ -1,0 +1,51 @@
+package cli
+
+import (
+	"flag"
+	"time"
+
+	"sardonics/paper"
+)
+
+func init() {
+	register(&Command{
+		Name:  "paper",
+		Usage: "[--out DIR] [--experiment NAME] [--scale F]",
+		Short: "reproduce the paper's experiments, figures and timing table",
+		Long: `Runs the experiments of the SARDONICS paper with its protocol: 10 trials per
+sampler of 10^5 steps, SARDONICS tuned by Bayesian optimization during the
+first 2*10^4 steps, the first 2*10^4 steps of every sampler discarded.
+Experiments: ferro-T1, ferro-T2.27, ferro-T5 (ferro2d:L=60), frustrated2d,
+spinglass3d, rbm (paper-rbm), chimera. --scale F shortens every run to F
+times the paper's length. Writes DIR/EXPERIMENT/ (as sample does),
+DIR/table.md and DIR/claims.md.`,
+		Flags: func(fs *flag.FlagSet, env *Env) func([]string) error {
+			out := fs.String("out", "results/paper", "output `DIR`")
+			ex := fs.String("experiment", "", "run only experiment `NAME`")
+			scale := fs.Float64("scale", 1, "fraction of the paper's run length")
+			trials := fs.Int("trials", 10, "trials per sampler")
+			seed := fs.Uint64("seed", 1, "random seed")
+			threads := fs.Int("threads", 0, "trials run at once (0: all CPUs)")
+			quiet := fs.Bool("quiet", false, "no progress lines")
+			tablesOnly := fs.Bool("tables-only", false, "rebuild table.md and claims.md from the summaries already in DIR")
+			return func(args []string) error {
+				if len(args) > 0 {
+					return usagef("paper: unexpected argument %q", args[0])
+				}
+				if !(*scale > 0) || *scale > 1 {
+					return usagef("--scale %v (expected 0 < F <= 1)", *scale)
+				}
+				cfg := paper.Config{Out: *out, Scale: *scale, Only: *ex, Trials: *trials, Seed: *seed, Threads: *threads, TablesOnly: *tablesOnly}
+				if !*quiet {
+					cfg.Progress = env.Stderr
+				}
+				start := time.Now()
+				if err := paper.Run(cfg, env.Stdout); err != nil {
+					return err
+				}
+				env.Stdout.Write([]byte("paper run took " + time.Since(start).Round(time.Second).String() + "\n"))
+				return nil
+			}
+		},
+	})
+}

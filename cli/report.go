@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"sardonics/runner"
+	"sardonics/topology"
+)
+
+func init() {
+	register(&Command{
+		Name:  "report",
+		Usage: "--out MERGED DIR...",
+		Short: "merge trial folders of separate runs into one summary and figures",
+		Long: `Reads the trial folders (SAMPLER/trial-T) of sample runs made by separate
+processes (for example the tasks of a batch array with --trials 1
+--trial-offset T), checks that they belong to the same model, temperature,
+seed and sampler settings, and writes MERGED/summary.json and the figures
+exactly as one process running all the trials would (timings aside).`,
+		Flags: func(fs *flag.FlagSet, env *Env) func([]string) error {
+			out := fs.String("out", "", "merged output `DIR` (required)")
+			return func(args []string) error {
+				if *out == "" || len(args) == 0 {
+					return usagef("report needs --out MERGED and at least one input DIR")
+				}
+				return merge(*out, args, env)
+			}
+		},
+	})
+}
+
+func merge(out string, dirs []string, env *Env) error {
+	var meta *runner.Meta
+	recs := map[string][]*runner.TrialRecord{}
+	seen := map[string]string{}
+	var order []string
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join(d, "run.json"))
+		if err != nil {
+			return usagef("report: %s is not a sample output folder: %v", d, err)
+		}
+		var m runner.Meta
+		if err := json.Unmarshal(b, &m); err != nil {
+			return usagef("report: %s: %v", filepath.Join(d, "run.json"), err)
+		}
+		if meta == nil {
+			meta = &m
+		} else if m != *meta {
+			return usagef("report: %s was run with different settings (%+v) than %s (%+v)", d, m, dirs[0], *meta)
+		}
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			return err
+		}
+		for _, e := range ents {
+			if !e.IsDir() {
+				continue
+			}
+			trials, _ := filepath.Glob(filepath.Join(d, e.Name(), "trial-*"))
+			for _, td := range trials {
+				r, err := runner.ReadTrial(td)
+				if err != nil {
+					return usagef("report: %v", err)
+				}
+				key := fmt.Sprintf("%s/%d", r.Sampler, r.Trial)
+				if prev, dup := seen[key]; dup {
+					return usagef("report: trial %d of %s is in both %s and %s", r.Trial, r.Sampler, prev, td)
+				}
+				seen[key] = td
+				if len(recs[r.Sampler]) == 0 {
+					order = append(order, r.Sampler)
+				}
+				recs[r.Sampler] = append(recs[r.Sampler], r)
+			}
+		}
+	}
+	order = runner.CanonicalOrder(order)
+	var results []*runner.Result
+	for _, name := range order {
+		rs := runner.SortedTrials(recs[name])
+		recs[name] = rs
+		for _, r := range rs {
+			if err := runner.WriteTrial(out, r); err != nil {
+				return err
+			}
+		}
+		results = append(results, runner.Summarize(name, rs, meta.Steps, meta.BurnIn, 0))
+	}
+	if _, err := runner.WriteSummary(out, *meta, topology.Describe(), results, recs); err != nil {
+		return err
+	}
+	fmt.Fprint(env.Stdout, runner.Table(results))
+	fmt.Fprintf(env.Stdout, "wrote %s\n", filepath.Join(out, "summary.json"))
+	return nil
+}

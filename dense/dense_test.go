@@ -1,0 +1,224 @@
+package dense
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"sardonics/model"
+	"sardonics/rng"
+	"sardonics/saw"
+)
+
+// randomRBM has N(0, scale^2) weights and biases.
+func randomRBM(t testing.TB, v, h int, scale float64, seed uint64) *model.RBM {
+	r := rand.New(rand.NewPCG(seed, 1))
+	w := make([]float64, v*h)
+	for i := range w {
+		w[i] = scale * r.NormFloat64()
+	}
+	b, c := make([]float64, v), make([]float64, h)
+	for i := range b {
+		b[i] = scale * r.NormFloat64()
+	}
+	for j := range c {
+		c[j] = scale * r.NormFloat64()
+	}
+	m, err := model.NewRBM(v, h, w, b, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func randomSpins(r *rand.PCG, n int) []int8 {
+	s := make([]int8, n)
+	for i := range s {
+		s[i] = int8(2*rng.Intn(r, 2) - 1)
+	}
+	return s
+}
+
+// randomPath is k distinct bits of 0..n-1.
+func randomPath(r *rand.PCG, n, k int) []int32 {
+	p := make([]int32, n)
+	for i := range p {
+		p[i] = int32(i)
+	}
+	for i := 0; i < k; i++ {
+		j := i + rng.Intn(r, n-i)
+		p[i], p[j] = p[j], p[i]
+	}
+	return p[:k]
+}
+
+func rbmEnergy(m *model.RBM, s []int8) float64 {
+	v, h := make([]uint8, m.V), make([]uint8, m.H)
+	model.SpinsToBits(s[:m.V], v)
+	model.SpinsToBits(s[m.V:], h)
+	return m.Energy(v, h)
+}
+
+func close9(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(1, math.Abs(a), math.Abs(b)) }
+
+func TestWeightMatchesLogWeight(t *testing.T) {
+	for _, wf := range []saw.Weight{saw.Logistic, saw.Exp} {
+		for x := -800.0; x <= 800; x += 0.37 {
+			got, want := weight(wf, 1.3, x), math.Exp(saw.LogWeight(wf, 1.3, x))
+			if !(got > 0) || math.IsInf(got, 0) || math.Abs(got-want) > 1e-13*want {
+				t.Fatalf("%v weight(1.3, %g) = %g (expected exp(LogWeight) = %g)", wf, x, got, want)
+			}
+		}
+	}
+}
+
+// TestReplayMatchesNaive compares Replay (both directions) and Walk with the
+// reference engine on random paths of random small RBMs.
+func TestReplayMatchesNaive(t *testing.T) {
+	r := rand.NewPCG(7, 7)
+	for trial := 0; trial < 40; trial++ {
+		v, h := 1+rng.Intn(r, 7), 1+rng.Intn(r, 7)
+		m := randomRBM(t, v, h, 0.3+2*rng.Float64(r), uint64(trial))
+		im, err := m.Ising()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := v + h
+		wf := saw.Weight(trial % 2)
+		gl, gh := 0.2+rng.Float64(r), 0.5+rng.Float64(r)
+		s0 := randomSpins(r, n)
+		d, ref := New(m, s0), saw.NewNaive(im, s0)
+		d.SetBiases(gl, gh, wf)
+		ref.SetBiases(gl, gh, wf)
+		for rep := 0; rep < 10; rep++ {
+			path := randomPath(r, n, 1+rng.Intn(r, n))
+			back := rep%3 == 2
+			lf, dE := d.Replay(path, back)
+			lfr, dEr := ref.Replay(path, back)
+			if !close9(lf[0], lfr[0]) || !close9(lf[1], lfr[1]) || !close9(dE, dEr) {
+				t.Fatalf("trial %d: Replay = %v, %g (naive %v, %g)", trial, lf, dE, lfr, dEr)
+			}
+			if e := rbmEnergy(m, d.Spins()); !close9(d.Energy(), e) || !close9(e, im.Energy(d.Spins())) {
+				t.Fatalf("trial %d: Energy %g, RBM %g, Ising %g", trial, d.Energy(), e, im.Energy(d.Spins()))
+			}
+			// A walk's reported probabilities equal the naive replay of its path.
+			start := append([]int8(nil), d.Spins()...)
+			b := rep % 2
+			wp, lw, dEw := d.Walk(r, 1+rng.Intn(r, n), b, nil)
+			ref.SetSpins(start)
+			lfr, dEr = ref.Replay(wp, false)
+			if !close9(lw[0], lfr[0]) || !close9(lw[1], lfr[1]) || !close9(dEw, dEr) {
+				t.Fatalf("trial %d: Walk %v = %v, %g (naive replay %v, %g)", trial, wp, lw, dEw, lfr, dEr)
+			}
+			f := randomPath(r, n, rng.Intn(r, n+1))
+			d.Flip(f)
+			ref.Flip(f)
+			if !close9(d.Energy(), ref.Energy()) {
+				t.Fatalf("trial %d: after Flip energy %g (naive %g)", trial, d.Energy(), ref.Energy())
+			}
+		}
+	}
+}
+
+// TestWalkDistribution checks the first pick of a walk against w_l / Z.
+func TestWalkDistribution(t *testing.T) {
+	m := randomRBM(t, 3, 2, 1, 3)
+	s0 := []int8{1, -1, 1, -1, 1}
+	d := New(m, s0)
+	d.SetBiases(0.7, 1.2, saw.Logistic)
+	r := rand.NewPCG(1, 2)
+	const n = 200000
+	counts := make([]float64, 5)
+	for i := 0; i < n; i++ {
+		p, _, _ := d.Walk(r, 1, 1, nil)
+		counts[p[0]]++
+		d.Flip(p)
+	}
+	z := 0.0
+	var w [5]float64
+	for l := range w {
+		w[l] = math.Exp(saw.LogWeight(saw.Logistic, 1.2, float64(s0[l])*d.field[l]))
+		z += w[l]
+	}
+	for l := range w {
+		p := w[l] / z
+		if sd := math.Sqrt(p * (1 - p) / n); math.Abs(counts[l]/n-p) > 5*sd {
+			t.Errorf("bit %d picked with frequency %.4f (expected %.4f +- %.4f)", l, counts[l]/n, p, sd)
+		}
+	}
+}
+
+// TestDrift bounds the rounding drift of the incremental fields and energy.
+func TestDrift(t *testing.T) {
+	m := randomRBM(t, 60, 40, 1, 5)
+	r := rand.NewPCG(3, 4)
+	d := New(m, randomSpins(r, 100))
+	for i := 0; i < 3*RefreshEvery+1234; i++ {
+		d.Flip([]int32{int32(rng.Intn(r, 100))})
+	}
+	if d.since >= RefreshEvery || d.since == 0 {
+		t.Fatalf("%d flips since the last refresh (expected 1..%d)", d.since, RefreshEvery-1)
+	}
+	fresh := New(m, d.Spins())
+	for i, f := range d.field {
+		if math.Abs(f-fresh.field[i]) > 1e-9 {
+			t.Fatalf("field %d drifted: %g (from scratch %g)", i, f, fresh.field[i])
+		}
+	}
+	if math.Abs(d.Energy()-rbmEnergy(m, d.Spins())) > 1e-9 {
+		t.Fatalf("energy drifted: %g (from scratch %g)", d.Energy(), rbmEnergy(m, d.Spins()))
+	}
+}
+
+// TestHugeCouplings: |W| up to 1e3 at gamma 1 keeps every weight positive and
+// finite and every log-probability finite.
+func TestHugeCouplings(t *testing.T) {
+	m := randomRBM(t, 20, 15, 1000, 9)
+	r := rand.NewPCG(5, 6)
+	for _, wf := range []saw.Weight{saw.Logistic, saw.Exp} {
+		d := New(m, randomSpins(r, 35))
+		d.SetBiases(1, 1.1, wf)
+		for rep := 0; rep < 50; rep++ {
+			p, lf, dE := d.Walk(r, 35, rep%2, nil)
+			lr, dEr := d.Replay(p, true)
+			for _, x := range []float64{lf[0], lf[1], lr[0], lr[1], dE} {
+				if math.IsNaN(x) || math.IsInf(x, 0) {
+					t.Fatalf("%v: walk gave %v, %g; reverse %v", wf, lf, dE, lr)
+				}
+			}
+			if !close9(dE, -dEr) {
+				t.Fatalf("%v: walk dE %g, reverse %g", wf, dE, dEr)
+			}
+			for l := range d.avail {
+				if !(d.wgt[0][l] > 0 && d.wgt[1][l] > 0) && !d.stale {
+					t.Fatalf("%v: weight of bit %d is %g, %g", wf, l, d.wgt[0][l], d.wgt[1][l])
+				}
+			}
+		}
+	}
+}
+
+func TestKernelDetailedBalance(t *testing.T) {
+	m := randomRBM(t, 3, 2, 1, 11)
+	im, err := m.Ising()
+	if err != nil {
+		t.Fatal(err)
+	}
+	theta, err := saw.ParseTheta("kl=1,ku=3,gl=0.9,gh=1.1,pll=0.5,phl=0.3,plh=0.2,n=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, opts := range []saw.Options{{}, {Weight: saw.Exp, Accept: saw.Joint}} {
+		K, err := saw.Kernel(func(s []int8) saw.Engine { return New(m, s) }, 5, 1, theta, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pi := saw.Boltzmann(im, 1)
+		if v := saw.CheckDetailedBalance(K, pi); v > 1e-12 {
+			t.Errorf("%+v: detailed balance violated by %g", opts, v)
+		}
+		if v := saw.CheckRows(K); v > 1e-12 {
+			t.Errorf("%+v: rows off by %g", opts, v)
+		}
+	}
+}

@@ -1,0 +1,16 @@
+// Package dense is the serial SAW engine for RBMs (saw.Engine). It keeps
+// the local field of every unit, updates the other layer's fields with one
+// axpy per flip (over a row of W for a visible flip, over a row of the
+// transposed copy for a hidden flip), recomputes the pick weights of that
+// layer at both biases, and draws linearly (sum, then scan). Fields and the
+// energy are recomputed from scratch every RefreshEvery flips, so rounding
+// never accumulates.
+//
+// Bits are indexed visible first, then hidden, as in model.RBM.Ising; spins
+// s = 2x-1. Energies are in the RBM's convention. Pick weights are
+// exp(saw.LogWeight(...)) (computed without the logarithm for the logistic
+// weight; equal up to rounding), so they lie in [exp(-690), exp(690)]: no
+// overflow, no zero for an available bit.
+//
+// An Engine is not safe for concurrent use.
+package dense

@@ -1,0 +1,197 @@
+package paper
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"sardonics/runner"
+)
+
+// Outcome is one experiment's results.
+type Outcome struct {
+	Experiment Experiment
+	Results    []*runner.Result
+	Steps      int
+}
+
+func readOutcome(ex Experiment, dir string) (*Outcome, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		return nil, err
+	}
+	var s runner.Summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, "summary.json"), err)
+	}
+	o := &Outcome{Experiment: ex, Results: s.Results}
+	if len(s.Results) > 0 {
+		o.Steps = s.Results[0].Steps
+	}
+	return o, nil
+}
+
+func (o *Outcome) get(name string) *runner.Result {
+	for _, r := range o.Results {
+		if r.Sampler == name {
+			return r
+		}
+	}
+	return nil
+}
+
+// mixed says whether a sampler's trials agree (split-R-hat below 1.1).
+func mixed(r *runner.Result) bool { return r.Rhat != nil && *r.Rhat < 1.1 }
+
+func fmtOpt(p *float64, f string) string {
+	if p == nil {
+		return "-"
+	}
+	return fmt.Sprintf(f, *p)
+}
+
+// Table renders table.md.
+func Table(outs []*Outcome, cfg Config) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Timings and mixing, paper protocol (scale %g)\n\n", cfg.Scale)
+	fmt.Fprintf(&b, "Wall time is per trial, scaled to 10^5 steps (trials ran in parallel; SARDONICS's includes its tuning). ")
+	fmt.Fprintf(&b, "tau_int is in steps of each sampler (a sweep for Gibbs, one move for SARDONICS). ")
+	fmt.Fprintf(&b, "R-hat above 1.1 means the trials disagree: that sampler's tau_int and ESS are not to be trusted. ")
+	fmt.Fprintf(&b, "Paper times: its Table II (MATLAB/Python with C, 8 CPUs).\n\n")
+	fmt.Fprintf(&b, "| experiment | sampler | wall per 10^5 steps | paper (10^5 samples) | tau_int (steps) | ESS / CPU-s | acceptance | flips/step | split-R-hat |\n")
+	fmt.Fprintf(&b, "|---|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, o := range outs {
+		for _, r := range o.Results {
+			per := r.WallSeconds / float64(max(1, r.Trials)) * 1e5 / float64(max(1, r.Steps))
+			if r.CPUSeconds > 0 {
+				per = r.CPUSeconds / float64(max(1, r.Trials)) * 1e5 / float64(max(1, r.Steps))
+			}
+			paper := o.Experiment.PaperTimes[r.Sampler]
+			if paper == "" {
+				paper = "-"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %.3g | %.4g | %s | %s | %s |\n", o.Experiment.Name, r.Sampler,
+				human(per), paper, r.TauInt, r.ESSPerCPUSecond, fmtOpt(r.AcceptanceRate, "%.3f"), fmtOpt(r.FlipsPerStep, "%.1f"), fmtOpt(r.Rhat, "%.3f"))
+		}
+	}
+	return b.String()
+}
+
+func human(sec float64) string {
+	switch {
+	case sec < 1:
+		return fmt.Sprintf("%.0f ms", sec*1e3)
+	case sec < 120:
+		return fmt.Sprintf("%.1f s", sec)
+	case sec < 7200:
+		return fmt.Sprintf("%.1f min", sec/60)
+	}
+	return fmt.Sprintf("%.1f h", sec/3600)
+}
+
+// claim compares sampler a against b on one experiment: a "beats" b when
+// its tau_int is smaller (per step) or its ESS per CPU-second larger;
+// a sampler whose trials disagree (R-hat >= 1.1) never beats one whose
+// trials agree.
+type claim struct {
+	text       string
+	experiment string
+	a, b       string
+	kind       string // "beats", "comparable" (within a factor 2), "fails" (a does not mix)
+}
+
+var claims = []claim{
+	{"Swendsen-Wang mixes considerably better than SARDONICS at the critical temperature", "ferro-T2.27", "sw", "sardonics", "beats"},
+	{"SARDONICS does much better than Gibbs at the critical temperature", "ferro-T2.27", "sardonics", "gibbs", "beats"},
+	{"At T = 5 SARDONICS is comparable to Swendsen-Wang", "ferro-T5", "sardonics", "sw", "comparable"},
+	{"At T = 1 SARDONICS performs well (beats Gibbs)", "ferro-T1", "sardonics", "gibbs", "beats"},
+	{"SARDONICS beats Gibbs on the frustrated 2D model", "frustrated2d", "sardonics", "gibbs", "beats"},
+	{"SARDONICS beats Swendsen-Wang on the frustrated 2D model", "frustrated2d", "sardonics", "sw", "beats"},
+	{"On the 3D spin glass Swendsen-Wang deteriorates while SARDONICS mixes reasonably well", "spinglass3d", "sardonics", "sw", "beats"},
+	{"SARDONICS beats Gibbs on the 3D spin glass", "spinglass3d", "sardonics", "gibbs", "beats"},
+	{"Swendsen-Wang fails on the RBM (does not converge in 10^5 steps)", "rbm", "sw", "", "fails"},
+	{"SARDONICS mixes better than Swendsen-Wang on the RBM", "rbm", "sardonics", "sw", "beats"},
+	{"SARDONICS mixes better than Gibbs on the RBM", "rbm", "sardonics", "gibbs", "beats"},
+	{"SARDONICS compares well with block Gibbs on the RBM", "rbm", "sardonics", "blockgibbs", "comparable"},
+	{"SARDONICS beats Gibbs on the chimera", "chimera", "sardonics", "gibbs", "beats"},
+	{"SARDONICS beats Swendsen-Wang on the chimera", "chimera", "sardonics", "sw", "beats"},
+}
+
+// perStep and perCPU are "goodness" scores (higher is better).
+func perStep(r *runner.Result) float64 {
+	if !mixed(r) || r.TauInt <= 0 {
+		return 0
+	}
+	return 1 / r.TauInt
+}
+
+func perCPU(r *runner.Result) float64 {
+	if !mixed(r) {
+		return 0
+	}
+	return r.ESSPerCPUSecond
+}
+
+func verdict(kind string, a, b float64) string {
+	switch kind {
+	case "beats":
+		if a > b {
+			return fmt.Sprintf("holds (%.3g vs %.3g)", a, b)
+		}
+		return fmt.Sprintf("does not hold (%.3g vs %.3g)", a, b)
+	case "comparable":
+		if a > 0 && b > 0 && a/b > 0.5 && a/b < 2 {
+			return fmt.Sprintf("holds (ratio %.2f)", a/b)
+		}
+		if b > 0 {
+			return fmt.Sprintf("does not hold (ratio %.2f)", a/b)
+		}
+		return "does not hold"
+	}
+	return "?"
+}
+
+// Claims renders claims.md.
+func Claims(outs []*Outcome) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# The paper's claims, checked\n\n")
+	fmt.Fprintf(&b, "Per step compares 1/tau_int (tau_int in each sampler's own steps); per CPU-second compares ESS per CPU-second. ")
+	fmt.Fprintf(&b, "A sampler whose trials disagree (split-R-hat >= 1.1) scores 0. Numbers are A vs B.\n\n")
+	fmt.Fprintf(&b, "| claim | experiment | per step | per CPU-second |\n|---|---|---|---|\n")
+	for _, c := range claims {
+		var o *Outcome
+		for _, x := range outs {
+			if x.Experiment.Name == c.experiment {
+				o = x
+			}
+		}
+		if o == nil {
+			continue
+		}
+		a := o.get(c.a)
+		if a == nil {
+			continue
+		}
+		var ps, pc string
+		if c.kind == "fails" {
+			rh := fmtOpt(a.Rhat, "%.3f")
+			if !mixed(a) {
+				ps = "holds (split-R-hat " + rh + ")"
+			} else {
+				ps = fmt.Sprintf("does not hold (split-R-hat %s, tau_int %.3g)", rh, a.TauInt)
+			}
+			pc = ps
+		} else {
+			bb := o.get(c.b)
+			if bb == nil {
+				continue
+			}
+			ps = verdict(c.kind, perStep(a), perStep(bb))
+			pc = verdict(c.kind, perCPU(a), perCPU(bb))
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", c.text, c.experiment, ps, pc)
+	}
+	return b.String()
+}

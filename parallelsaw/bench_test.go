@@ -1,0 +1,108 @@
+package parallelsaw
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"sardonics/dense"
+	"sardonics/model"
+	"sardonics/saw"
+	"sardonics/topology"
+)
+
+const benchWalk = 40
+
+// benchRBM is 784 x 500 with W ~ N(0, 0.1^2) and zero biases.
+func benchRBM(b *testing.B) *model.RBM {
+	r := rand.New(rand.NewPCG(1, 2))
+	w := make([]float64, 784*500)
+	for i := range w {
+		w[i] = 0.1 * r.NormFloat64()
+	}
+	m, err := model.NewRBM(784, 500, w, nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+func benchEngine(b *testing.B, m *model.RBM, P int) saw.Engine {
+	if P == 0 {
+		return dense.New(m, nil)
+	}
+	cpus, _ := topology.CPUs()
+	e, err := New(m, nil, P, cpus)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(e.Close)
+	return e
+}
+
+// walks runs n walks of benchWalk flips and returns the time per flip.
+func walks(e saw.Engine, r *rand.PCG, n int, path []int32) time.Duration {
+	t0 := time.Now()
+	for i := 0; i < n; i++ {
+		path, _, _ = e.Walk(r, benchWalk, i%2, path[:0])
+	}
+	return time.Since(t0) / time.Duration(n*benchWalk)
+}
+
+// BenchmarkWalk reports ns per proposed flip: dense (P=0) and P sections.
+func BenchmarkWalk(b *testing.B) {
+	m := benchRBM(b)
+	b.Log(topology.Describe())
+	for _, P := range []int{0, 1, 2} {
+		name := fmt.Sprintf("P=%d", P)
+		if P == 0 {
+			name = "dense"
+		}
+		b.Run(name, func(b *testing.B) {
+			e := benchEngine(b, m, P)
+			e.SetBiases(0.95, 1.05, saw.Logistic)
+			r := rand.NewPCG(1, 1)
+			path := make([]int32, 0, benchWalk)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				path, _, _ = e.Walk(r, benchWalk, i%2, path[:0])
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*benchWalk), "ns/flip")
+		})
+	}
+}
+
+// BenchmarkSpeedup alternates dense and P=2 in rounds (so that load changes
+// on a shared machine hit both) and reports the speedup of P=2 over dense.
+func BenchmarkSpeedup(b *testing.B) {
+	m := benchRBM(b)
+	d, p := benchEngine(b, m, 0), benchEngine(b, m, 2)
+	r := rand.NewPCG(1, 1)
+	path := make([]int32, 0, benchWalk)
+	var td, tp time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		td += walks(d, r, 10, path)
+		tp += walks(p, r, 10, path)
+	}
+	b.ReportMetric(float64(td.Nanoseconds())/float64(b.N), "dense-ns/flip")
+	b.ReportMetric(float64(tp.Nanoseconds())/float64(b.N), "P2-ns/flip")
+	b.ReportMetric(float64(td)/float64(tp), "speedup")
+}
+
+// BenchmarkSync is the cost of one coordinator-worker round trip with no
+// work: the synchronization cost per flip (a walk does one per flip).
+func BenchmarkSync(b *testing.B) {
+	for _, P := range []int{2, 3} {
+		b.Run(fmt.Sprintf("P=%d", P), func(b *testing.B) {
+			e := benchEngine(b, randomRBM(b, 8, 8, 1, 1), P).(*Engine)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				e.sh.cmd.op = opNop
+				e.sh.run()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/roundtrip")
+		})
+	}
+}

@@ -1,0 +1,282 @@
+package parallelsaw
+
+import (
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+	"time"
+
+	"sardonics/dense"
+	"sardonics/model"
+	"sardonics/rng"
+	"sardonics/saw"
+)
+
+func randomRBM(t testing.TB, v, h int, scale float64, seed uint64) *model.RBM {
+	r := rand.New(rand.NewPCG(seed, 1))
+	w := make([]float64, v*h)
+	for i := range w {
+		w[i] = scale * r.NormFloat64()
+	}
+	b, c := make([]float64, v), make([]float64, h)
+	for i := range b {
+		b[i] = scale * r.NormFloat64()
+	}
+	for j := range c {
+		c[j] = scale * r.NormFloat64()
+	}
+	m, err := model.NewRBM(v, h, w, b, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func randomSpins(r *rand.PCG, n int) []int8 {
+	s := make([]int8, n)
+	for i := range s {
+		s[i] = int8(2*rng.Intn(r, 2) - 1)
+	}
+	return s
+}
+
+func randomPath(r *rand.PCG, n, k int) []int32 {
+	p := make([]int32, n)
+	for i := range p {
+		p[i] = int32(i)
+	}
+	for i := 0; i < k; i++ {
+		j := i + rng.Intn(r, n-i)
+		p[i], p[j] = p[j], p[i]
+	}
+	return p[:k]
+}
+
+func close9(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(1, math.Abs(a), math.Abs(b)) }
+
+func newEngine(t testing.TB, m *model.RBM, s []int8, P int) *Engine {
+	e, err := New(m, s, P, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(e.Close)
+	return e
+}
+
+// TestMatchesNaiveAndDense: Replay (both directions), Walk and Flip agree
+// with the reference engine and with dense, for P = 1, 2, 3.
+func TestMatchesNaiveAndDense(t *testing.T) {
+	r := rand.NewPCG(7, 8)
+	for trial := 0; trial < 24; trial++ {
+		P := 1 + trial%3
+		v, h := 3+rng.Intn(r, 6), 3+rng.Intn(r, 6)
+		m := randomRBM(t, v, h, 0.3+2*rng.Float64(r), uint64(trial))
+		im, err := m.Ising()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := v + h
+		wf := saw.Weight(trial / 3 % 2)
+		gl, gh := 0.2+rng.Float64(r), 0.5+rng.Float64(r)
+		s0 := randomSpins(r, n)
+		e, ref, d := newEngine(t, m, s0, P), saw.NewNaive(im, s0), dense.New(m, s0)
+		for _, x := range []saw.Engine{e, ref, d} {
+			x.SetBiases(gl, gh, wf)
+		}
+		for rep := 0; rep < 10; rep++ {
+			path := randomPath(r, n, 1+rng.Intn(r, n))
+			back := rep%3 == 2
+			lf, dE := e.Replay(path, back)
+			lfr, dEr := ref.Replay(path, back)
+			lfd, dEd := d.Replay(path, back)
+			for _, c := range [][2]float64{{lf[0], lfr[0]}, {lf[1], lfr[1]}, {dE, dEr}, {lf[0], lfd[0]}, {lf[1], lfd[1]}, {dE, dEd}} {
+				if !close9(c[0], c[1]) {
+					t.Fatalf("P=%d trial %d: Replay = %v, %g (naive %v, %g; dense %v, %g)", P, trial, lf, dE, lfr, dEr, lfd, dEd)
+				}
+			}
+			if !close9(e.Energy(), im.Energy(e.Spins())) {
+				t.Fatalf("P=%d trial %d: Energy %g (Ising %g)", P, trial, e.Energy(), im.Energy(e.Spins()))
+			}
+			start := append([]int8(nil), e.Spins()...)
+			wp, lw, dEw := e.Walk(r, 1+rng.Intn(r, n), rep%2, nil)
+			ref.SetSpins(start)
+			lfr, dEr = ref.Replay(wp, false)
+			if !close9(lw[0], lfr[0]) || !close9(lw[1], lfr[1]) || !close9(dEw, dEr) {
+				t.Fatalf("P=%d trial %d: Walk %v = %v, %g (naive replay %v, %g)", P, trial, wp, lw, dEw, lfr, dEr)
+			}
+			d.SetSpins(e.Spins())
+			f := randomPath(r, n, rng.Intn(r, n+1))
+			for _, x := range []saw.Engine{e, ref, d} {
+				x.Flip(f)
+			}
+			if !close9(e.Energy(), ref.Energy()) {
+				t.Fatalf("P=%d trial %d: after Flip energy %g (naive %g)", P, trial, e.Energy(), ref.Energy())
+			}
+		}
+	}
+}
+
+// walkSequence runs walks from a fixed seed and returns the bits picked and
+// the log-probabilities.
+func walkSequence(t *testing.T, m *model.RBM, P int) ([]int32, [][2]float64) {
+	e := newEngine(t, m, nil, P)
+	e.SetBiases(0.9, 1.1, saw.Logistic)
+	r := rand.NewPCG(42, 43)
+	var path []int32
+	var lfs [][2]float64
+	for i := 0; i < 200; i++ {
+		start := len(path)
+		var lf [2]float64
+		path, lf, _ = e.Walk(r, 1+rng.Intn(r, 20), i%2, path)
+		lfs = append(lfs, lf)
+		if i%3 == 0 {
+			e.Flip(path[start:]) // a rejected move
+		}
+	}
+	return path, lfs
+}
+
+func TestBitIdentical(t *testing.T) {
+	m := randomRBM(t, 30, 20, 0.5, 3)
+	for _, P := range []int{1, 2, 3} {
+		p1, l1 := walkSequence(t, m, P)
+		p2, l2 := walkSequence(t, m, P)
+		for i := range p1 {
+			if p1[i] != p2[i] {
+				t.Fatalf("P=%d: runs differ at pick %d", P, i)
+			}
+		}
+		for i := range l1 {
+			if l1[i] != l2[i] {
+				t.Fatalf("P=%d: walk %d log-probabilities %v then %v", P, i, l1[i], l2[i])
+			}
+		}
+	}
+}
+
+// TestPickDistribution checks the first pick against w_l / Z for P = 2.
+func TestPickDistribution(t *testing.T) {
+	m := randomRBM(t, 4, 3, 1, 3)
+	s0 := []int8{1, -1, 1, -1, 1, 1, -1}
+	im, _ := m.Ising()
+	e := newEngine(t, m, s0, 2)
+	e.SetBiases(0.7, 1.2, saw.Logistic)
+	r := rand.NewPCG(1, 2)
+	const n = 20000
+	counts := make([]float64, 7)
+	for i := 0; i < n; i++ {
+		p, _, _ := e.Walk(r, 1, 1, nil)
+		counts[p[0]]++
+		e.Flip(p)
+	}
+	var w [7]float64
+	z := 0.0
+	for l := range w {
+		w[l] = math.Exp(saw.LogWeight(saw.Logistic, 1.2, 2*float64(s0[l])*im.Field(s0, l)))
+		z += w[l]
+	}
+	for l := range w {
+		p := w[l] / z
+		if sd := math.Sqrt(p * (1 - p) / n); math.Abs(counts[l]/n-p) > 5*sd {
+			t.Errorf("bit %d picked with frequency %.4f (expected %.4f +- %.4f)", l, counts[l]/n, p, sd)
+		}
+	}
+}
+
+// TestDrift bounds the rounding drift of the incremental fields and energy.
+func TestDrift(t *testing.T) {
+	m := randomRBM(t, 60, 40, 1, 5)
+	r := rand.NewPCG(3, 4)
+	e := newEngine(t, m, randomSpins(r, 100), 2)
+	for i := 0; i < (3*RefreshEvery+1234)/50; i++ {
+		e.Flip(randomPath(r, 100, 50))
+	}
+	if e.since >= RefreshEvery || e.since == 0 {
+		t.Fatalf("%d flips since the last refresh (expected 1..%d)", e.since, RefreshEvery-1)
+	}
+	fresh := newEngine(t, m, e.Spins(), 2)
+	for p, sc := range e.sh.secs {
+		for k, f := range sc.f {
+			if g := fresh.sh.secs[p].f[k]; math.Abs(f-g) > 1e-9 {
+				t.Fatalf("section %d field %d drifted: %g (from scratch %g)", p, k, f, g)
+			}
+		}
+	}
+	im, _ := m.Ising()
+	if math.Abs(e.Energy()-im.Energy(e.Spins())) > 1e-9 {
+		t.Fatalf("energy %g (from scratch %g)", e.Energy(), im.Energy(e.Spins()))
+	}
+}
+
+func TestKernelDetailedBalance(t *testing.T) {
+	m := randomRBM(t, 3, 2, 1, 11)
+	im, _ := m.Ising()
+	theta, err := saw.ParseTheta("kl=1,ku=3,gl=0.9,gh=1.1,pll=0.5,phl=0.3,plh=0.2,n=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEngine(t, m, nil, 2)
+	K, err := saw.Kernel(func(s []int8) saw.Engine { e.SetSpins(s); return e }, 5, 1, theta, saw.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := saw.CheckDetailedBalance(K, saw.Boltzmann(im, 1)); v > 1e-12 {
+		t.Errorf("detailed balance violated by %g", v)
+	}
+}
+
+// TestOversubscribedAndParked: more sections than Ps neither deadlocks nor
+// loses a step, and workers that parked while idle wake up.
+func TestOversubscribedAndParked(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	m := randomRBM(t, 12, 8, 0.5, 4)
+	e := newEngine(t, m, nil, 4)
+	d := dense.New(m, nil)
+	r := rand.NewPCG(3, 3)
+	check := func() {
+		path := randomPath(r, 20, 10)
+		lf, _ := e.Replay(path, false)
+		lfd, _ := d.Replay(path, false)
+		if !close9(lf[0], lfd[0]) || !close9(lf[1], lfd[1]) {
+			t.Fatalf("Replay %v (dense %v)", lf, lfd)
+		}
+	}
+	for i := 0; i < 200; i++ {
+		check()
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for p := 1; p < e.P(); p++ {
+		for e.sh.secs[p].out.sleeping.Load() == 0 {
+			if time.Now().After(deadline) {
+				t.Fatalf("worker %d never parked", p)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	check()
+	e.Close()
+	e.Close()
+}
+
+func TestNewErrors(t *testing.T) {
+	m := randomRBM(t, 3, 2, 1, 1)
+	for _, P := range []int{0, 6, MaxP + 1} {
+		if e, err := New(m, nil, P, nil); err == nil {
+			e.Close()
+			t.Errorf("New with P=%d succeeded (expected an error)", P)
+		}
+	}
+	if _, err := New(m, make([]int8, 4), 1, nil); err == nil {
+		t.Error("New with 4 spins for 5 units succeeded")
+	}
+	e, err := New(m, nil, 2, []int{0, 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if e.PinError() == nil {
+		t.Error("pinning to CPU 1<<20 reported no error")
+	}
+	e.Walk(rand.NewPCG(1, 1), 3, 0, nil) // still works unpinned
+}

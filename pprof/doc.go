@@ -1,0 +1,5 @@
+// Package pprof holds the profiling flags every subcommand shares
+// (--cpuprofile, --memprofile, --trace), built on github.com/pkg/profile.
+// Callers import it instead of runtime/pprof. scripts/profile-bench.sh
+// profiles the benchmark suite with it.
+package pprof

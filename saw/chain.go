@@ -1,0 +1,95 @@
+package saw
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"sardonics/rng"
+	"sardonics/sampler"
+)
+
+// Chain is a SARDONICS Markov chain: each Step draws one theta uniformly
+// from its list (chosen independently of the state, so a mixture of
+// reversible kernels keeps pi invariant) and makes one move. It is used by
+// one goroutine at a time.
+type Chain struct {
+	eng    Engine
+	beta   float64
+	thetas []Theta
+	opts   Options
+	r      *rand.PCG
+	stats  sampler.Stats
+	mv     mover
+	gl, gh float64 // biases last given to the engine; NaN: none yet
+}
+
+var _ sampler.Chain = (*Chain)(nil)
+
+// NewChain returns a chain on eng at inverse temperature beta. thetas is a
+// fixed setting (one element) or a policy's mixture (many); r is the
+// chain's own stream.
+func NewChain(eng Engine, beta float64, thetas []Theta, opts Options, r *rand.PCG) (*Chain, error) {
+	if eng == nil || r == nil {
+		return nil, errors.New("saw: NewChain needs an engine and a random stream")
+	}
+	if math.IsNaN(beta) || math.IsInf(beta, 0) || beta < 0 {
+		return nil, fmt.Errorf("saw: beta=%v (expected a finite beta >= 0)", beta)
+	}
+	if opts.Layout != Blocks && opts.Layout != Pairs || opts.Weight != Logistic && opts.Weight != Exp ||
+		opts.Accept != Marginal && opts.Accept != Joint && opts.Accept != jointNoTypeRatio {
+		return nil, fmt.Errorf("saw: invalid options %+v", opts)
+	}
+	c := &Chain{eng: eng, beta: beta, opts: opts, r: r, gl: math.NaN(), gh: math.NaN()}
+	if err := c.SetThetas(thetas); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// SetThetas replaces the chain's thetas (the tuner switches kernels
+// between adaptation iterations). The slice is copied.
+func (c *Chain) SetThetas(thetas []Theta) error {
+	if len(thetas) == 0 {
+		return errors.New("saw: no theta given")
+	}
+	for i, t := range thetas {
+		if err := t.Validate(); err != nil {
+			return fmt.Errorf("saw: theta %d: %w", i, err)
+		}
+	}
+	c.thetas = append(c.thetas[:0], thetas...)
+	return nil
+}
+
+// Step makes one move, accepted or rejected.
+func (c *Chain) Step() {
+	th := c.thetas[0]
+	if len(c.thetas) > 1 {
+		th = c.thetas[rng.Intn(c.r, len(c.thetas))]
+	}
+	// Engines may rebuild tables on SetBiases: only call it on a change.
+	if gl, gh := th.GL*c.beta, th.GH*c.beta; gl != c.gl || gh != c.gh {
+		c.eng.SetBiases(gl, gh, c.opts.Weight)
+		c.gl, c.gh = gl, gh
+	}
+	ok, flips := c.mv.move(c.eng, c.r, th, c.beta, c.opts)
+	c.stats.Proposed++
+	c.stats.Flips += int64(flips)
+	if ok {
+		c.stats.Accepted++
+	}
+}
+
+// Energy is the current energy in the model's own convention.
+func (c *Chain) Energy() float64 { return c.eng.Energy() }
+
+// Spins is the current state (read only; valid until the next Step).
+func (c *Chain) Spins() []int8 { return c.eng.Spins() }
+
+// Stats returns the counters since the chain was made.
+func (c *Chain) Stats() sampler.Stats { return c.stats }
+
+// Engine is the chain's engine.
+func (c *Chain) Engine() Engine { return c.eng }

@@ -1,0 +1,372 @@
+package sparse
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"sardonics/model"
+	"sardonics/rng"
+	"sardonics/saw"
+)
+
+// Bucket limits: at most maxClasses distinct dE values, and couplings and
+// fields of magnitude at most maxInt so that every integer energy sum is
+// exact in float64 and int64.
+const (
+	maxClasses = 64
+	maxInt     = 1 << 30
+	maxRange   = 1 << 20
+)
+
+// Bucket is a saw.Engine for models whose flips change the energy by few
+// distinct amounts: integer couplings and fields, at most 64 classes of
+// dE. Available bits sit in one array per class (O(1) insert and remove
+// by swapping with the last); a draw at bias b computes
+// Z(gamma_b) = sum_c count_c w_c and picks a class by a linear scan, then
+// a member uniformly. The normalizer at the other bias is the same sum
+// with the other class weights. dE is tracked per bit as an exact integer
+// (in units of 2g, g the gcd of all couplings and fields), so weights and
+// the energy are exact functions of the state.
+type Bucket struct {
+	m    *model.Ising
+	n    int
+	s    []int8
+	q    []int32 // dE_i / (2g)
+	jq   []int32 // per CSR entry: 2 J / g
+	g    int64
+	eInt int64 // energy without Offset, exact
+
+	r   int32   // |q| <= r
+	cls []uint8 // class of q at cls[q+r]
+	qv  []int32 // q of each class
+
+	cnt  []int32
+	base []int32
+	mem  []int32 // class c's bits at mem[base[c]:base[c]+cnt[c]]
+	pos  []int32 // index of bit i in mem, -1 while unavailable
+
+	gam [2]float64
+	wt  saw.Weight
+	w   []float64 // class c at bias b: w[2c+b] = exp(lw[2c+b])
+	lw  []float64
+}
+
+var _ saw.Engine = (*Bucket)(nil)
+
+// classes is the analysis that qualifies a model for Bucket.
+type classes struct {
+	g    int64
+	qv   []int32 // possible dE/(2g), sorted
+	capa []int32 // how many bits can take each value
+}
+
+var errNotInteger = errors.New("couplings and fields are not all integers of magnitude at most 2^30")
+
+// analyze finds the possible values of dE/(2g) of every bit: the field of
+// bit i in units of g ranges over h_i/g + sum_j (+-J_ij/g), and dE = 2 s_i
+// field. The sets are built coupling by coupling and abandoned as soon as
+// one exceeds maxClasses.
+func analyze(m *model.Ising) (*classes, error) {
+	isInt := func(x float64) bool { return x == math.Trunc(x) && math.Abs(x) <= maxInt }
+	g := int64(0)
+	for _, x := range slices.Concat(m.H, m.J) {
+		if !isInt(x) {
+			return nil, errNotInteger
+		}
+		g = gcd(g, int64(math.Abs(x)))
+	}
+	if g == 0 {
+		g = 1
+	}
+	var cur, next []int64
+	union := map[int64]int32{}
+	for i := range m.N {
+		cur = append(cur[:0], int64(m.H[i])/g)
+		for k := m.Start[i]; k < m.Start[i+1]; k++ {
+			j := int64(m.J[k]) / g
+			next = next[:0]
+			for _, x := range cur {
+				next = append(next, x+j, x-j)
+			}
+			slices.Sort(next)
+			next = slices.Compact(next)
+			if len(next) > maxClasses {
+				return nil, fmt.Errorf("bit %d has more than %d possible energy changes", i, maxClasses)
+			}
+			cur, next = next, cur
+		}
+		// q = s * field for s = +-1; count each value once per bit.
+		for _, x := range cur {
+			union[x]++
+			if x != 0 && !slices.Contains(cur, -x) {
+				union[-x]++
+			}
+		}
+		if len(union) > maxClasses {
+			return nil, fmt.Errorf("more than %d possible energy changes", maxClasses)
+		}
+	}
+	c := &classes{g: g}
+	for x := range union {
+		if x > maxRange || x < -maxRange {
+			return nil, fmt.Errorf("energy change %d outside +-%d", 2*g*x, 2*g*maxRange)
+		}
+		c.qv = append(c.qv, int32(x))
+	}
+	slices.Sort(c.qv)
+	for _, x := range c.qv {
+		c.capa = append(c.capa, union[int64(x)])
+	}
+	return c, nil
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// Qualifies reports whether NewBucket accepts m: all couplings and fields
+// are integers (|x| <= 2^30) and flips change the energy by at most 64
+// distinct amounts.
+func Qualifies(m *model.Ising) bool {
+	_, err := analyze(m)
+	return err == nil
+}
+
+// NewBucket returns a bucketed engine for m started at init (copied; nil
+// means all +1), or an error if m does not qualify (see Qualifies). Its
+// biases start at gamma_L = gamma_H = 1 with the logistic weight. It
+// panics if init has the wrong length or a value other than -1 or +1.
+func NewBucket(m *model.Ising, init []int8) (*Bucket, error) {
+	c, err := analyze(m)
+	if err != nil {
+		return nil, fmt.Errorf("bucket engine: %w", err)
+	}
+	nc := len(c.qv)
+	bk := &Bucket{
+		m: m, n: m.N, s: initSpins(m, init), q: make([]int32, m.N),
+		jq: make([]int32, len(m.J)), g: c.g,
+		qv:  c.qv,
+		cnt: make([]int32, nc), base: make([]int32, nc),
+		pos: make([]int32, m.N),
+		w:   make([]float64, 2*nc), lw: make([]float64, 2*nc),
+	}
+	for k, j := range m.J {
+		bk.jq[k] = int32(2 * (int64(j) / c.g))
+	}
+	bk.r = max(-c.qv[0], c.qv[nc-1])
+	bk.cls = make([]uint8, 2*bk.r+1)
+	total := int32(0)
+	for i, x := range c.qv {
+		bk.cls[x+bk.r] = uint8(i)
+		bk.base[i] = total
+		total += c.capa[i]
+	}
+	bk.mem = make([]int32, total)
+	bk.setBiases(1, 1, saw.Logistic)
+	bk.SetSpins(bk.s)
+	return bk, nil
+}
+
+// N is the number of bits.
+func (bk *Bucket) N() int { return bk.n }
+
+// SetBiases sets gamma_L, gamma_H and the weight: O(classes).
+func (bk *Bucket) SetBiases(gammaL, gammaH float64, w saw.Weight) {
+	if bk.gam != [2]float64{gammaL, gammaH} || bk.wt != w {
+		bk.setBiases(gammaL, gammaH, w)
+	}
+}
+
+func (bk *Bucket) setBiases(gammaL, gammaH float64, w saw.Weight) {
+	bk.gam, bk.wt = [2]float64{gammaL, gammaH}, w
+	for c, x := range bk.qv {
+		dE := float64(2 * bk.g * int64(x))
+		for b := range 2 {
+			bk.lw[2*c+b] = saw.LogWeight(w, bk.gam[b], dE)
+			bk.w[2*c+b] = math.Exp(bk.lw[2*c+b])
+		}
+	}
+}
+
+func (bk *Bucket) class(l int32) int { return int(bk.cls[bk.q[l]+bk.r]) }
+
+func (bk *Bucket) insert(l int32, c int) {
+	p := bk.base[c] + bk.cnt[c]
+	bk.mem[p] = l
+	bk.pos[l] = p
+	bk.cnt[c]++
+}
+
+func (bk *Bucket) remove(l int32, c int) {
+	p := bk.pos[l]
+	bk.cnt[c]--
+	last := bk.mem[bk.base[c]+bk.cnt[c]]
+	bk.mem[p] = last
+	bk.pos[last] = p
+	bk.pos[l] = -1
+}
+
+// take flips bit l (already removed from its class) and moves its
+// available neighbours to their new classes. It returns dE/(2g).
+func (bk *Bucket) take(l int32) int32 {
+	ql := bk.q[l]
+	bk.eInt += 2 * bk.g * int64(ql)
+	sl := -bk.s[l]
+	bk.s[l] = sl
+	bk.q[l] = -ql
+	m := bk.m
+	for k := m.Start[l]; k < m.Start[l+1]; k++ {
+		j := m.Adj[k]
+		// The field of j changes by 2 J s_l(new), its q by s_j times that.
+		d := bk.jq[k] * int32(sl*bk.s[j])
+		old := bk.q[j]
+		bk.q[j] = old + d
+		if bk.pos[j] < 0 {
+			continue
+		}
+		if oc, nc := bk.cls[old+bk.r], bk.cls[old+d+bk.r]; oc != nc {
+			bk.remove(j, int(oc))
+			bk.insert(j, int(nc))
+		}
+	}
+	return ql
+}
+
+func (bk *Bucket) release(path []int32) {
+	for _, l := range path {
+		bk.insert(l, bk.class(l))
+	}
+}
+
+// norms is Z at both biases.
+func (bk *Bucket) norms() (z0, z1 float64) {
+	w := bk.w[:2*len(bk.cnt)]
+	for c, n := range bk.cnt {
+		f := float64(n)
+		z0 += f * w[2*c]
+		z1 += f * w[2*c+1]
+	}
+	return z0, z1
+}
+
+// Walk draws a SAW of length k at bias index b (see saw.Engine).
+func (bk *Bucket) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64, float64) {
+	if k < 0 || k > bk.n {
+		panic(fmt.Sprintf("sparse: walk length %d for %d bits", k, bk.n))
+	}
+	start := len(path)
+	p0, p1 := newLogProd(), newLogProd()
+	var sl [2]float64
+	dq := int64(0)
+	w, cnt := bk.w[:2*len(bk.cnt)], bk.cnt
+	for range k {
+		z0, z1 := bk.norms()
+		p0.mul(z0)
+		p1.mul(z1)
+		zb := z0
+		if b == 1 {
+			zb = z1
+		}
+		x := rng.Float64(r) * zb
+		c, last := 0, -1
+		for ; c < len(cnt); c++ {
+			if cnt[c] == 0 {
+				continue
+			}
+			last = c
+			t := float64(cnt[c]) * w[2*c+b]
+			if x < t {
+				break
+			}
+			x -= t
+		}
+		if c == len(cnt) { // rounding left x just above the total
+			c, x = last, 0
+		}
+		// The remainder, scaled by the class weight, is uniform on
+		// [0, count): it picks the member without another random draw.
+		i := min(int32(x/w[2*c+b]), cnt[c]-1)
+		l := bk.mem[bk.base[c]+i]
+		sl[0] += bk.lw[2*c]
+		sl[1] += bk.lw[2*c+1]
+		bk.remove(l, c)
+		dq += int64(bk.take(l))
+		path = append(path, l)
+	}
+	bk.release(path[start:])
+	return path, [2]float64{sl[0] - p0.log(), sl[1] - p1.log()}, float64(2 * bk.g * dq)
+}
+
+// Replay replays path as one SAW (see saw.Engine). A path that repeats a
+// bit is a programmer error and panics.
+func (bk *Bucket) Replay(path []int32, backwards bool) ([2]float64, float64) {
+	p0, p1 := newLogProd(), newLogProd()
+	var sl [2]float64
+	dq := int64(0)
+	for i := range path {
+		l := path[i]
+		if backwards {
+			l = path[len(path)-1-i]
+		}
+		if bk.pos[l] < 0 {
+			panic(fmt.Sprintf("sparse: replayed walk visits bit %d twice", l))
+		}
+		z0, z1 := bk.norms()
+		p0.mul(z0)
+		p1.mul(z1)
+		c := bk.class(l)
+		sl[0] += bk.lw[2*c]
+		sl[1] += bk.lw[2*c+1]
+		bk.remove(l, c)
+		dq += int64(bk.take(l))
+	}
+	bk.release(path)
+	return [2]float64{sl[0] - p0.log(), sl[1] - p1.log()}, float64(2 * bk.g * dq)
+}
+
+// Flip flips the bits of path in order with no probability bookkeeping.
+func (bk *Bucket) Flip(path []int32) {
+	for _, l := range path {
+		bk.remove(l, bk.class(l))
+		bk.take(l)
+		bk.insert(l, bk.class(l))
+	}
+}
+
+// Energy is the current energy (Offset included); exact.
+func (bk *Bucket) Energy() float64 { return float64(bk.eInt) + bk.m.Offset }
+
+// Spins is the current state (read only).
+func (bk *Bucket) Spins() []int8 { return bk.s }
+
+// SetSpins replaces the state and recomputes everything from the model.
+func (bk *Bucket) SetSpins(s []int8) {
+	if len(s) != bk.n {
+		panic(fmt.Sprintf("sparse: %d spins for %d variables", len(s), bk.n))
+	}
+	copy(bk.s, s)
+	m := bk.m
+	clear(bk.cnt)
+	bk.eInt = 0
+	for i := range int32(bk.n) {
+		si := int64(bk.s[i])
+		f := int64(m.H[i])
+		pair := int64(0)
+		for k := m.Start[i]; k < m.Start[i+1]; k++ {
+			sj := int64(bk.s[m.Adj[k]])
+			f += int64(m.J[k]) * sj
+			if m.Adj[k] > i {
+				pair += int64(m.J[k]) * sj
+			}
+		}
+		bk.eInt -= si * (pair + int64(m.H[i]))
+		bk.q[i] = int32(si * f / bk.g)
+		bk.insert(i, bk.class(i))
+	}
+}

@@ -1,0 +1,113 @@
+package topology
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/klauspost/cpuid/v2"
+	"golang.org/x/sys/unix"
+)
+
+// maxCPU is the number of CPU ids a unix.CPUSet can hold.
+const maxCPU = 1024
+
+// CPUs returns the ids of the CPUs in the calling thread's affinity mask
+// (inherited from the process's launcher), in increasing order.
+func CPUs() ([]int, error) {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		return nil, fmt.Errorf("topology: reading the CPU affinity mask: %w", err)
+	}
+	var ids []int
+	for c := 0; c < maxCPU; c++ {
+		if set.IsSet(c) {
+			ids = append(ids, c)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, fmt.Errorf("topology: empty CPU affinity mask (expected at least one CPU)")
+	}
+	return ids, nil
+}
+
+// PhysicalCores is the number of physical cores of the machine's CPU as
+// CPUID reports it, or runtime.NumCPU() when CPUID cannot tell.
+func PhysicalCores() int {
+	if n := cpuid.CPU.PhysicalCores; n > 0 {
+		return n
+	}
+	return runtime.NumCPU()
+}
+
+// Caches holds cache sizes in bytes; -1 means unknown.
+type Caches struct {
+	L1D, L2, L3 int
+}
+
+// CacheSizes reports the data cache sizes (per core or shared, as CPUID
+// gives them).
+func CacheSizes() Caches {
+	c := cpuid.CPU.Cache
+	return Caches{L1D: c.L1D, L2: c.L2, L3: c.L3}
+}
+
+// Brand is the CPU's brand string (empty when unknown).
+func Brand() string { return cpuid.CPU.BrandName }
+
+// Describe is a one-line description of the machine for benchmark reports,
+// e.g. "Intel(R) Xeon(R) ..., 2 CPUs usable, 1 physical cores, L1d 48 KiB,
+// L2 2048 KiB, L3 105 MiB".
+func Describe() string {
+	n := runtime.NumCPU()
+	if ids, err := CPUs(); err == nil {
+		n = len(ids)
+	}
+	c := CacheSizes()
+	brand := Brand()
+	if brand == "" {
+		brand = "unknown CPU"
+	}
+	return fmt.Sprintf("%s, %d CPUs usable, %d physical cores, L1d %s, L2 %s, L3 %s",
+		brand, n, PhysicalCores(), size(c.L1D), size(c.L2), size(c.L3))
+}
+
+func size(b int) string {
+	switch {
+	case b < 0:
+		return "unknown"
+	case b >= 16<<20:
+		return fmt.Sprintf("%d MiB", b>>20)
+	default:
+		return fmt.Sprintf("%d KiB", b>>10)
+	}
+}
+
+// Pin locks the calling goroutine to its OS thread (runtime.LockOSThread)
+// and restricts that thread to CPU cpu. The goroutine stays locked even when
+// setting the affinity fails (the error says why); it is released by
+// runtime.UnlockOSThread or by the goroutine's exit, which ends the thread.
+func Pin(cpu int) error {
+	runtime.LockOSThread()
+	if cpu < 0 || cpu >= maxCPU {
+		return fmt.Errorf("topology: CPU %d out of range (expected 0..%d)", cpu, maxCPU-1)
+	}
+	var set unix.CPUSet
+	set.Set(cpu)
+	if err := unix.SchedSetaffinity(0, &set); err != nil {
+		return fmt.Errorf("topology: pinning to CPU %d: %w", cpu, err)
+	}
+	return nil
+}
+
+// Split divides total cores between trials run in parallel and engine
+// threads per trial, never oversubscribing: parallelTrials*threadsPerTrial
+// <= max(total, 1). Trials come first (they scale perfectly): as many run
+// at once as there are cores, up to trials; the cores left over when
+// trials < total go to each trial's engine sections, evenly
+// (threadsPerTrial = total / parallelTrials). Values below 1 count as 1.
+func Split(total, trials int) (parallelTrials, threadsPerTrial int) {
+	total = max(total, 1)
+	trials = max(trials, 1)
+	parallelTrials = min(trials, total)
+	return parallelTrials, total / parallelTrials
+}

@@ -1,0 +1,80 @@
+package topology
+
+import (
+	"runtime"
+	"slices"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+func TestCPUs(t *testing.T) {
+	ids, err := CPUs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ids) == 0 || !slices.IsSorted(ids) {
+		t.Fatalf("CPUs() = %v (expected a non-empty increasing list)", ids)
+	}
+	if len(ids) > runtime.NumCPU() {
+		t.Errorf("%d CPUs in the mask but runtime.NumCPU() = %d", len(ids), runtime.NumCPU())
+	}
+	if PhysicalCores() < 1 {
+		t.Errorf("PhysicalCores() = %d", PhysicalCores())
+	}
+	t.Log(Describe())
+}
+
+func TestPin(t *testing.T) {
+	ids, err := CPUs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error)
+	go func() {
+		// The goroutine exits locked, so its thread is discarded.
+		cpu := ids[len(ids)-1]
+		if err := Pin(cpu); err != nil {
+			done <- err
+			return
+		}
+		var set unix.CPUSet
+		if err := unix.SchedGetaffinity(0, &set); err != nil {
+			done <- err
+			return
+		}
+		if set.Count() != 1 || !set.IsSet(cpu) {
+			t.Errorf("after Pin(%d) the mask has %d CPUs, CPU %d set: %v", cpu, set.Count(), cpu, set.IsSet(cpu))
+		}
+		done <- nil
+	}()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		done <- Pin(-1)
+	}()
+	if err := <-done; err == nil {
+		t.Error("Pin(-1) succeeded (expected an error)")
+	}
+}
+
+func TestSplit(t *testing.T) {
+	for _, c := range []struct{ total, trials, par, thr int }{
+		{16, 10, 10, 1}, {16, 4, 4, 4}, {16, 3, 3, 5}, {2, 1, 1, 2}, {2, 10, 2, 1},
+		{1, 1, 1, 1}, {0, 0, 1, 1}, {8, 16, 8, 1},
+	} {
+		par, thr := Split(c.total, c.trials)
+		if par != c.par || thr != c.thr {
+			t.Errorf("Split(%d, %d) = %d, %d (expected %d, %d)", c.total, c.trials, par, thr, c.par, c.thr)
+		}
+	}
+	for total := -1; total <= 40; total++ {
+		for trials := -1; trials <= 40; trials++ {
+			par, thr := Split(total, trials)
+			if par < 1 || thr < 1 || par*thr > max(total, 1) || par > max(trials, 1) {
+				t.Fatalf("Split(%d, %d) = %d, %d oversubscribes", total, trials, par, thr)
+			}
+		}
+	}
+}

@@ -1,0 +1,244 @@
+package tune
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+
+	"sardonics/bo"
+	"sardonics/diag"
+	"sardonics/runner"
+	"sardonics/saw"
+)
+
+// Names of the search-space dimensions, in order.
+var Names = []string{"kl", "ku", "gl", "gh", "pll", "phl", "plh", "n"}
+
+// DefaultSpace is the paper's Table I: kl in {1..70}, ku in {2..120},
+// gL in [0.89, 1.05], gH in [0.9, 1.15], the type probabilities in [0, 1]
+// (normalized), N in {1..5}, with ku >= kl and gH >= gL enforced by the
+// parametrization.
+func DefaultSpace() bo.Space {
+	return bo.Space{
+		Dims: []bo.Dim{
+			{Name: "kl", Lo: 1, Hi: 70, Integer: true},
+			{Name: "ku", Lo: 2, Hi: 120, Integer: true},
+			{Name: "gl", Lo: 0.89, Hi: 1.05},
+			{Name: "gh", Lo: 0.9, Hi: 1.15},
+			{Name: "pll", Lo: 0, Hi: 1},
+			{Name: "phl", Lo: 0, Hi: 1},
+			{Name: "plh", Lo: 0, Hi: 1},
+			{Name: "n", Lo: 1, Hi: 5, Integer: true},
+		},
+		Orders: []bo.Order{{Lower: 0, Upper: 1}, {Lower: 2, Upper: 3}},
+	}
+}
+
+// ParseBounds overrides bounds of s from text like "kl=1:20,gh=1:1.2".
+func ParseBounds(s bo.Space, text string) (bo.Space, error) {
+	out := bo.Space{Dims: append([]bo.Dim(nil), s.Dims...), Orders: s.Orders}
+	if strings.TrimSpace(text) == "" {
+		return out, nil
+	}
+	for _, kv := range strings.Split(text, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		lo, hi, ok2 := strings.Cut(v, ":")
+		idx := -1
+		for i, n := range Names {
+			if n == k {
+				idx = i
+			}
+		}
+		if !ok || !ok2 || idx < 0 {
+			return s, fmt.Errorf("--bounds: bad entry %q (expected NAME=LO:HI with NAME one of %s)", kv, strings.Join(Names, ", "))
+		}
+		l, err1 := strconv.ParseFloat(lo, 64)
+		h, err2 := strconv.ParseFloat(hi, 64)
+		if err1 != nil || err2 != nil || !(l <= h) || math.IsInf(l, 0) || math.IsInf(h, 0) {
+			return s, fmt.Errorf("--bounds: bad range %q for %s (expected finite LO:HI with LO <= HI)", v, k)
+		}
+		out.Dims[idx].Lo, out.Dims[idx].Hi = l, h
+	}
+	if err := out.Validate(); err != nil {
+		return s, fmt.Errorf("--bounds: %v", err)
+	}
+	return out, nil
+}
+
+// ThetaOf converts a parameter vector (in Names order) to a Theta; all-zero
+// type probabilities become uniform.
+func ThetaOf(p []float64) saw.Theta {
+	th := saw.Theta{KL: int(math.Round(p[0])), KU: int(math.Round(p[1])), GL: p[2], GH: p[3],
+		PLL: p[4], PHL: p[5], PLH: p[6], N: int(math.Round(p[7]))}
+	if th.PLL+th.PHL+th.PLH <= 0 {
+		th.PLL, th.PHL, th.PLH = 1, 1, 1
+	}
+	return th
+}
+
+// Reward is one minus the mean absolute normalized energy autocorrelation
+// over lags 1..maxLag: the area under the ACF, as in the paper.
+func Reward(energies []float64, maxLag int) float64 {
+	maxLag = min(maxLag, len(energies)-1)
+	if maxLag < 1 {
+		return 0
+	}
+	a := diag.ACF(energies, maxLag)
+	s := 0.0
+	for _, v := range a[1:] {
+		if !math.IsNaN(v) {
+			s += math.Abs(v)
+		}
+	}
+	return 1 - s/float64(maxLag)
+}
+
+// Config is the adaptation phase's setting.
+type Config struct {
+	Space      bo.Space
+	Iterations int     // I (default 200)
+	IterSteps  int     // L (default 100)
+	ACFLag     int     // lags scored (default min(100, L-1))
+	Kernels    int     // K settings drawn from the policy (default 1000)
+	PolicyTau  float64 // temperature of the Boltzmann policy, in reward standard deviations (default 0.2)
+	BO         bo.Options
+}
+
+func (c Config) withDefaults() Config {
+	if c.Iterations <= 0 {
+		c.Iterations = 200
+	}
+	if c.IterSteps <= 0 {
+		c.IterSteps = 100
+	}
+	if c.ACFLag <= 0 {
+		c.ACFLag = min(100, c.IterSteps-1)
+	}
+	if c.Kernels <= 0 {
+		c.Kernels = 1000
+	}
+	if c.PolicyTau <= 0 {
+		c.PolicyTau = 0.2
+	}
+	if len(c.Space.Dims) == 0 {
+		c.Space = DefaultSpace()
+	}
+	return c
+}
+
+// Steps is the number of chain steps the adaptation phase uses.
+func (c Config) Steps() int { c = c.withDefaults(); return c.Iterations * c.IterSteps }
+
+// Result is one trial's adaptation: every setting tried with its reward,
+// and the policy's kernels.
+type Result struct {
+	Tried   []saw.Theta
+	Rewards []float64
+	Policy  []saw.Theta
+}
+
+// Adapt runs the adaptation phase on ch, calling step for every chain step.
+func Adapt(cfg Config, ch *saw.Chain, r *rand.PCG, step func()) (*Result, error) {
+	cfg = cfg.withDefaults()
+	opt, err := bo.NewOptimizer(cfg.Space, cfg.BO, r)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{}
+	energies := make([]float64, cfg.IterSteps)
+	for i := 0; i < cfg.Iterations; i++ {
+		u, err := opt.Next()
+		if err != nil {
+			return nil, err
+		}
+		th := ThetaOf(cfg.Space.ToParams(u))
+		if err := ch.SetThetas([]saw.Theta{th}); err != nil {
+			return nil, err
+		}
+		for j := range energies {
+			step()
+			energies[j] = ch.Energy()
+		}
+		rw := Reward(energies, cfg.ACFLag)
+		if err := opt.Observe(u, rw); err != nil {
+			return nil, err
+		}
+		res.Tried = append(res.Tried, th)
+		res.Rewards = append(res.Rewards, rw)
+	}
+	us, err := opt.Policy(cfg.Kernels, cfg.PolicyTau)
+	if err != nil {
+		return nil, err
+	}
+	for _, u := range us {
+		res.Policy = append(res.Policy, ThetaOf(cfg.Space.ToParams(u)))
+	}
+	return res, ch.SetThetas(res.Policy)
+}
+
+// Tuner returns the runner hook that adapts each sardonics trial.
+func Tuner(cfg Config) runner.Tuner {
+	return func(ch *saw.Chain, trial int, r *rand.PCG, step func()) (*runner.TuneRecord, error) {
+		res, err := Adapt(cfg, ch, r, step)
+		if err != nil {
+			return nil, err
+		}
+		return res.Record(cfg.Steps()), nil
+	}
+}
+
+// Record converts a result for the trial's stats.json.
+func (res *Result) Record(steps int) *runner.TuneRecord {
+	tr := &runner.TuneRecord{Rewards: res.Rewards, Policy: res.Policy, Steps: steps}
+	for _, th := range res.Tried {
+		tr.Thetas = append(tr.Thetas, th.String())
+	}
+	return tr
+}
+
+// Policy is a policy file: the kernels of a sampling phase.
+type Policy struct {
+	Spec    string   `json:"spec,omitempty"`
+	Beta    float64  `json:"beta,omitempty"`
+	Kernels []string `json:"kernels"`
+}
+
+// WritePolicy writes a policy file atomically.
+func WritePolicy(path string, p Policy) error {
+	b, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return err
+	}
+	return runner.WriteFileAtomic(path, append(b, '\n'))
+}
+
+// ReadPolicy reads a policy file's kernels.
+func ReadPolicy(path string) ([]saw.Theta, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var p Policy
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, fmt.Errorf("%s: %v (expected a policy file written by sardonics tune)", path, err)
+	}
+	if len(p.Kernels) == 0 {
+		return nil, fmt.Errorf("%s: no kernels (expected a non-empty \"kernels\" list)", path)
+	}
+	out := make([]saw.Theta, len(p.Kernels))
+	for i, k := range p.Kernels {
+		th, err := saw.ParseTheta(k)
+		if err == nil {
+			err = th.Validate()
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: kernel %d: %v", path, i, err)
+		}
+		out[i] = th
+	}
+	return out, nil
+}
