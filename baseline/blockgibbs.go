@@ -38,6 +38,7 @@ func NewBlockGibbs(m *model.Model, beta float64, r *rand.PCG, init []int8) (samp
 
 // blockGibbs recomputes both fields from scratch every step, so its energy
 // is exact each step and nothing drifts.
+//
 // Summing only the rows of W selected by 1-bits (half the memory traffic)
 // measured no faster than Gemv here, so the plain products stay.
 type blockGibbs struct {
@@ -73,7 +74,7 @@ func (c *blockGibbs) draw(x []float64, s []int8, f []float64) {
 	s = s[:len(x)]
 	f = f[:len(x)]
 	for i := range x {
-		if rng.Float64(p) < logistic(beta*f[i]) {
+		if belowLogistic(rng.Float64(p), beta*f[i]) {
 			x[i], s[i] = 1, 1
 		} else {
 			x[i], s[i] = 0, -1

@@ -1,7 +1,6 @@
 package baseline
 
 import (
-	"math"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/blas"
@@ -106,13 +105,13 @@ func (c *rbmSingle) half(x []float64, s []int8, f, other, w []float64, n int) in
 			if xi == 1 {
 				dE = f[i]
 			}
-			if dE > 0 && rng.Float64(p) >= math.Exp(-beta*dE) {
+			if dE > 0 && !belowExpNeg(rng.Float64(p), beta*dE) {
 				continue
 			}
 			acc++
 		} else {
 			nx := 0.0
-			if rng.Float64(p) < logistic(beta*f[i]) {
+			if belowLogistic(rng.Float64(p), beta*f[i]) {
 				nx = 1
 			}
 			if nx == xi {
@@ -127,10 +126,6 @@ func (c *rbmSingle) half(x []float64, s []int8, f, other, w []float64, n int) in
 	}
 	return acc
 }
-
-// logistic is 1/(1+exp(-x)); exp overflows to +Inf for very negative x,
-// which gives the correct limit 0, never NaN.
-func logistic(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 
 func (c *rbmSingle) Energy() float64 { return c.e }
 func (c *rbmSingle) Spins() []int8   { return c.s }

@@ -209,7 +209,7 @@ func (c *single) gibbsFloat() {
 		}
 		lo = hi
 		nw := int8(-1)
-		if rng.Float64(r) < 1/(1+math.Exp(-b2*f)) {
+		if belowLogistic(rng.Float64(r), b2*f) {
 			nw = 1
 		}
 		dE += float64(s[i]-nw) * f
@@ -234,7 +234,7 @@ func (c *single) metropolisFloat() int64 {
 		}
 		lo = hi
 		d := 2 * float64(s[i]) * f
-		if d > 0 && rng.Float64(r) >= math.Exp(-beta*d) {
+		if d > 0 && !belowExpNeg(rng.Float64(r), beta*d) {
 			continue
 		}
 		s[i] = -s[i]

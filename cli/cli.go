@@ -7,6 +7,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"syscall"
 
 	"sardonics/model"
 	"sardonics/pprof"
@@ -42,6 +43,13 @@ func usagef(format string, a ...any) error { return &UsageError{fmt.Sprintf(form
 func ExitCode(err error) int {
 	if err == nil {
 		return 0
+	}
+	var ie2 *InterruptedError
+	if errors.As(err, &ie2) {
+		if s, ok := ie2.Signal.(syscall.Signal); ok {
+			return 128 + int(s)
+		}
+		return 130
 	}
 	var ue *UsageError
 	var re *runner.UsageError

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -126,11 +128,16 @@ DIR/rewards.png and DIR/tuning.csv.`,
 			out := fs.String("out", "", "output `DIR` (required)")
 			save := fs.Bool("save-states", false, "write the kept states of each trial as states.npy (uint8, one row per step)")
 			quiet := fs.Bool("quiet", false, "no progress lines")
+			every := fs.Duration("checkpoint-every", 0, "write every running trial's complete state to DIR/checkpoint every `DURATION` (e.g. 10m); SIGINT and SIGTERM always checkpoint")
+			resume := fs.String("resume", "", "continue the interrupted run in `DIR` with its original flags; the result is identical to an uninterrupted run")
 			sf.register(fs)
 			tf.register(fs)
 			return func(args []string) error {
 				if len(args) > 0 {
 					return usagef("sample: unexpected argument %q", args[0])
+				}
+				if *resume != "" {
+					return resumeSample(fs, *resume, env)
 				}
 				beta, err := temp.beta()
 				if err != nil {
@@ -177,7 +184,11 @@ DIR/rewards.png and DIR/tuning.csv.`,
 					return err
 				}
 				if !*quiet {
-					cfg.Progress = env.Stderr
+					cfg.Progress, cfg.ProgressTTY = env.Stderr, isTerminal(env.Stderr)
+				}
+				cfg.CheckpointEvery = *every
+				if err := saveCommand(fs, *out); err != nil {
+					return err
 				}
 				fmt.Fprintf(env.Stdout, "%s, beta = %g, %d trials x %d steps (burn-in %d), %d at a time\n", m.Describe(), beta, *trials, *steps, *burn, par)
 				return runAndWrite(cfg, *out, env, settingsString(sf, tf))
@@ -191,30 +202,77 @@ func settingsString(sf sawFlags, tf tuneFlags) string {
 		sf.params, sf.layout, sf.weight, sf.accept, tf.tune, tf.policy, tf.iterations, tf.iterSteps)
 }
 
-// runAndWrite runs cfg and writes every output into dir.
+// runAndWrite runs cfg, writing every output into dir; SIGINT and SIGTERM
+// checkpoint every running trial and stop.
 func runAndWrite(cfg *runner.Config, dir string, env *Env, settings string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	cfg.Dir = dir
+	cfg.Meta = runner.Meta{Spec: cfg.Model.Spec, Variables: cfg.Model.Variables(), Interactions: cfg.Model.Interactions(),
+		Beta: cfg.Beta, Seed: cfg.Seed, Steps: cfg.Steps, BurnIn: cfg.Burn, Settings: settings}
+	stop, sig, quit := catchSignals()
+	defer quit()
+	cfg.Stop = stop
 	recs, wall, err := runner.Run(cfg)
+	if errors.Is(err, runner.ErrInterrupted) {
+		fmt.Fprintf(env.Stderr, "sardonics: %v: finished trials and checkpoints are in %s; continue with: sardonics sample --resume %s\n", sig(), dir, dir)
+		return &InterruptedError{Signal: sig()}
+	}
 	if err != nil {
 		return err
 	}
 	var results []*runner.Result
 	for _, name := range cfg.Samplers {
-		for _, r := range recs[name] {
-			if err := runner.WriteTrial(dir, r); err != nil {
-				return err
-			}
-		}
 		results = append(results, runner.Summarize(name, recs[name], cfg.Steps, cfg.Burn, wall[name]))
 	}
-	meta := runner.Meta{Spec: cfg.Model.Spec, Variables: cfg.Model.Variables(), Interactions: cfg.Model.Interactions(),
-		Beta: cfg.Beta, Seed: cfg.Seed, Steps: cfg.Steps, BurnIn: cfg.Burn, Settings: settings}
-	if _, err := runner.WriteSummary(dir, meta, topology.Describe(), results, recs); err != nil {
+	if _, err := runner.WriteSummary(dir, cfg.Meta, topology.Describe(), results, recs); err != nil {
 		return err
 	}
+	os.RemoveAll(filepath.Join(dir, "checkpoint"))
 	fmt.Fprint(env.Stdout, runner.Table(results))
 	fmt.Fprintf(env.Stdout, "wrote %s\n", filepath.Join(dir, "summary.json"))
 	return nil
+}
+
+// saveCommand records the flags of a sample run in DIR/command.json, so
+// that --resume DIR can repeat them.
+func saveCommand(fs *flag.FlagSet, dir string) error {
+	var args []string
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name != "resume" {
+			args = append(args, "--"+f.Name+"="+f.Value.String())
+		}
+	})
+	b, err := json.MarshalIndent(args, "", "  ")
+	if err != nil {
+		return err
+	}
+	return runner.WriteFileAtomic(filepath.Join(dir, "command.json"), append(b, '\n'))
+}
+
+// resumeSample reruns the command saved in dir; finished trials are kept,
+// checkpointed ones continue where they stopped.
+func resumeSample(fs *flag.FlagSet, dir string, env *Env) error {
+	var extra []string
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name != "resume" && f.Name != "quiet" {
+			extra = append(extra, f.Name)
+		}
+	})
+	if len(extra) > 0 {
+		return usagef("--resume takes the original flags from %s; do not give --%s", filepath.Join(dir, "command.json"), extra[0])
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "command.json"))
+	if err != nil {
+		return usagef("--resume %s: %v (expected the output folder of an interrupted sample run)", dir, err)
+	}
+	var args []string
+	if err := json.Unmarshal(b, &args); err != nil {
+		return usagef("--resume: %s: %v", filepath.Join(dir, "command.json"), err)
+	}
+	if q := fs.Lookup("quiet"); q != nil && q.Value.String() == "true" {
+		args = append(args, "--quiet")
+	}
+	return Run(append([]string{"sample"}, args...), env.Stdout, env.Stderr)
 }

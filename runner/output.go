@@ -197,7 +197,12 @@ func pooledMean(kept [][]float64) float64 {
 // WriteTrial writes a trial's folder: energy.csv, stats.json and, if any,
 // states.npy.
 func WriteTrial(dir string, r *TrialRecord) error {
-	td := filepath.Join(dir, r.Sampler, fmt.Sprintf("trial-%d", r.Trial))
+	td := TrialDir(dir, r.Sampler, r.Trial)
+	if len(r.States) > 0 {
+		if err := WriteFileAtomic(filepath.Join(td, "states.npy"), npyUint8(r.States)); err != nil {
+			return err
+		}
+	}
 	var b bytes.Buffer
 	b.WriteString("step,energy\n")
 	for i, e := range r.Energies {
@@ -213,13 +218,12 @@ func WriteTrial(dir string, r *TrialRecord) error {
 	if err != nil {
 		return err
 	}
-	if err := WriteFileAtomic(filepath.Join(td, "stats.json"), append(js, '\n')); err != nil {
-		return err
-	}
-	if len(r.States) > 0 {
-		return WriteFileAtomic(filepath.Join(td, "states.npy"), npyUint8(r.States))
-	}
-	return nil
+	return WriteFileAtomic(filepath.Join(td, "stats.json"), append(js, '\n'))
+}
+
+// TrialDir is the folder of trial t of sampler name.
+func TrialDir(dir, name string, t int) string {
+	return filepath.Join(dir, name, fmt.Sprintf("trial-%d", t))
 }
 
 // npyUint8 encodes rows of bits as a NumPy .npy array (uint8, C order).

@@ -1,11 +1,16 @@
 package runner
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,6 +19,7 @@ import (
 
 	"sardonics/model"
 	"sardonics/rng"
+	"sardonics/sampler"
 	"sardonics/saw"
 )
 
@@ -31,12 +37,34 @@ type Config struct {
 	Tune        Tuner // nil: no adaptation phase
 	SaveStates  bool
 	Progress    io.Writer // nil: silent
+	ProgressTTY bool      // Progress is a terminal: draw a bar
+
+	Dir             string        // output folder: trial folders are written there as trials finish
+	CheckpointEvery time.Duration // 0: checkpoint only when stopped
+	Stop            *atomic.Bool  // raised by a signal: checkpoint at the next block and return
+	Meta            Meta          // identity of the run, stored in checkpoints
 }
 
-// Tuner runs the adaptation phase of trial t on chain ch: it calls step()
-// for every chain step it uses (each is recorded in the trace) and leaves
-// the sampling-phase kernels set on the chain.
-type Tuner func(ch *saw.Chain, trial int, r *rand.PCG, step func()) (*TuneRecord, error)
+// ErrInterrupted is returned when a run stopped at cfg.Stop after writing
+// its checkpoints.
+var ErrInterrupted = errors.New("interrupted; checkpoint written")
+
+// Tuner makes the adaptation phase of each sardonics trial.
+type Tuner interface {
+	Steps() int // chain steps the adaptation uses
+	New(r *rand.PCG) (TuneSession, error)
+}
+
+// TuneSession is one trial's adaptation, advanced one iteration at a time;
+// its JSON form is its checkpoint.
+type TuneSession interface {
+	Done() bool
+	Iterate(ch *saw.Chain, step func()) error
+	Finish(ch *saw.Chain) (*TuneRecord, error)
+	Current() []saw.Theta // the kernel of the current iteration
+	json.Marshaler
+	json.Unmarshaler
+}
 
 // TuneRecord is what a trial's adaptation produced.
 type TuneRecord struct {
@@ -97,62 +125,173 @@ func threadCPU() float64 {
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
-// RunTrial runs one trial of one sampler.
-func RunTrial(cfg *Config, name string, t int, done *atomic.Int64) (*TrialRecord, error) {
+// Block is the number of steps between rebuilds of a chain from its
+// spins. Every derived quantity (energy, local fields, weights) is then a
+// function of the state at block boundaries, which is what makes a
+// checkpoint, taken at a boundary, resume bit-identically.
+const Block = 1000
+
+// trial is the running state of one trial.
+type trial struct {
+	cfg     *Config
+	name    string
+	rec     *TrialRecord
+	r       *rand.PCG
+	ch      sampler.Chain
+	release func()
+	thetas  []saw.Theta // the sardonics chain's kernels
+	base    sampler.Stats
+	tune    TuneSession
+	done    *atomic.Int64
+}
+
+func (t *trial) build(spins []int8) error {
+	if t.release != nil {
+		t.release()
+	}
+	ch, release, err := NewChain(t.name, t.cfg.Model, t.cfg.Beta, t.cfg.SAW, t.r, spins)
+	if err != nil {
+		return err
+	}
+	t.ch, t.release = ch, release
+	if sc, ok := ch.(*saw.Chain); ok && len(t.thetas) > 0 {
+		return sc.SetThetas(t.thetas)
+	}
+	return nil
+}
+
+// rebuild makes a fresh chain from the current spins (see Block).
+func (t *trial) rebuild() error {
+	st := t.ch.Stats()
+	t.base.Flips += st.Flips
+	t.base.Proposed += st.Proposed
+	t.base.Accepted += st.Accepted
+	if t.tune != nil && !t.tune.Done() {
+		t.thetas = t.tune.Current()
+	}
+	return t.build(append([]int8(nil), t.ch.Spins()...))
+}
+
+func (t *trial) step() {
+	t.ch.Step()
+	t.rec.Energies = append(t.rec.Energies, t.ch.Energy())
+	if t.cfg.SaveStates && len(t.rec.Energies) > t.cfg.Burn {
+		s := t.ch.Spins()
+		x := make([]uint8, len(s))
+		model.SpinsToBits(s, x)
+		t.rec.States = append(t.rec.States, x)
+	}
+	if t.done != nil {
+		t.done.Add(1)
+	}
+}
+
+// RunTrial runs one trial of one sampler, resuming from its checkpoint in
+// cfg.Checkpoint's folder if there is one. It returns ErrInterrupted (with
+// the checkpoint written) when cfg.Stop is raised.
+func RunTrial(cfg *Config, name string, tn int, done *atomic.Int64) (*TrialRecord, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	m := cfg.Model
-	init := InitialState(cfg.Seed, t, m.Variables())
-	r := StreamFor(cfg.Seed, t, name)
 	start, cpu0 := time.Now(), threadCPU()
-	ch, release, err := NewChain(name, m, cfg.Beta, cfg.SAW, r, init)
+	t := &trial{cfg: cfg, name: name, done: done, r: StreamFor(cfg.Seed, tn, name),
+		rec: &TrialRecord{Sampler: name, Trial: tn, Energies: make([]float64, 0, cfg.Steps)}}
+	defer func() {
+		if t.release != nil {
+			t.release()
+		}
+	}()
+	if name == "sardonics" {
+		t.thetas = cfg.SAW.Thetas
+		if cfg.Tune != nil {
+			var err error
+			if t.tune, err = cfg.Tune.New(TunerStream(cfg.Seed, tn)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	prevCPU, prevWall := 0.0, 0.0
+	spins, resumed, err := t.restore(&prevCPU, &prevWall)
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	rec := &TrialRecord{Sampler: name, Trial: t, Energies: make([]float64, 0, cfg.Steps)}
-	step := func() {
-		ch.Step()
-		rec.Energies = append(rec.Energies, ch.Energy())
-		if cfg.SaveStates && len(rec.Energies) > cfg.Burn {
-			s := ch.Spins()
-			x := make([]uint8, len(s))
-			model.SpinsToBits(s, x)
-			rec.States = append(rec.States, x)
-		}
-		if done != nil {
-			done.Add(1)
-		}
+	if !resumed {
+		spins = InitialState(cfg.Seed, tn, cfg.Model.Variables())
 	}
-	if sc, ok := ch.(*saw.Chain); ok {
-		if cfg.Tune != nil {
-			tr, err := cfg.Tune(sc, t, TunerStream(cfg.Seed, t), func() {
-				if len(rec.Energies) < cfg.Steps {
-					step()
+	if err := t.build(spins); err != nil {
+		return nil, err
+	}
+	if done != nil {
+		done.Add(int64(len(t.rec.Energies)))
+	}
+	lastCkpt := time.Now()
+	next := (len(t.rec.Energies)/Block + 1) * Block
+	for len(t.rec.Energies) < cfg.Steps {
+		sc, _ := t.ch.(*saw.Chain)
+		switch {
+		case t.tune != nil && !t.tune.Done() && sc != nil:
+			if err := t.tune.Iterate(sc, func() {
+				if len(t.rec.Energies) < cfg.Steps {
+					t.step()
 				}
-			})
-			if err != nil {
+			}); err != nil {
 				return nil, err
 			}
-			rec.Tune = tr
+			if t.tune.Done() {
+				tr, err := t.tune.Finish(sc)
+				if err != nil {
+					return nil, err
+				}
+				t.rec.Tune, t.thetas = tr, tr.Policy
+			}
+		default:
+			for n := min(next, cfg.Steps) - len(t.rec.Energies); n > 0; n-- {
+				t.step()
+			}
 		}
-		th := cfg.SAW.Thetas
-		if rec.Tune != nil {
-			th = rec.Tune.Policy
+		if len(t.rec.Energies) >= next && len(t.rec.Energies) < cfg.Steps {
+			next = (len(t.rec.Energies)/Block + 1) * Block
+			if err := t.rebuild(); err != nil {
+				return nil, err
+			}
+			stop := cfg.Stop != nil && cfg.Stop.Load()
+			due := cfg.CheckpointEvery > 0 && time.Since(lastCkpt) >= cfg.CheckpointEvery
+			if stop || due {
+				if err := t.checkpoint(prevCPU+threadCPU()-cpu0, prevWall+time.Since(start).Seconds()); err != nil {
+					return nil, err
+				}
+				lastCkpt = time.Now()
+				if stop {
+					return nil, ErrInterrupted
+				}
+			}
 		}
-		rec.Params = describeThetas(th)
 	}
-	for len(rec.Energies) < cfg.Steps {
-		step()
+	st := t.ch.Stats()
+	t.rec.Flips, t.rec.Proposed, t.rec.Accepted = t.base.Flips+st.Flips, t.base.Proposed+st.Proposed, t.base.Accepted+st.Accepted
+	if name == "sardonics" {
+		if t.rec.Tune != nil {
+			t.rec.Params = describeThetas(t.rec.Tune.Policy)
+		} else {
+			t.rec.Params = describeThetas(t.thetas)
+		}
+	} else {
+		t.rec.Flips = flipsOrNA(t.rec.Flips, st.Flips)
 	}
-	st := ch.Stats()
-	rec.Flips, rec.Proposed, rec.Accepted = st.Flips, st.Proposed, st.Accepted
-	rec.WallSeconds = time.Since(start).Seconds()
-	rec.CPUSeconds = threadCPU() - cpu0
-	if w, ok := ch.(interface{ WorkerCPUSeconds() float64 }); ok {
-		rec.CPUSeconds += w.WorkerCPUSeconds()
+	t.rec.WallSeconds = prevWall + time.Since(start).Seconds()
+	t.rec.CPUSeconds = prevCPU + threadCPU() - cpu0
+	if w, ok := t.ch.(interface{ WorkerCPUSeconds() float64 }); ok {
+		t.rec.CPUSeconds += w.WorkerCPUSeconds()
 	}
-	return rec, nil
+	return t.rec, nil
+}
+
+// flipsOrNA keeps the "not applicable" marker (-1) of samplers without
+// flips rather than a sum of markers.
+func flipsOrNA(sum, last int64) int64 {
+	if last < 0 {
+		return -1
+	}
+	return sum
 }
 
 func describeThetas(th []saw.Theta) string {
@@ -176,7 +315,7 @@ func Run(cfg *Config) (map[string][]*TrialRecord, map[string]float64, error) {
 	wall := map[string]float64{}
 	total := int64(len(cfg.Samplers) * cfg.Trials * cfg.Steps)
 	var done atomic.Int64
-	stop := startProgress(cfg.Progress, &done, total)
+	stop := startProgress(cfg.Progress, cfg.ProgressTTY, &done, total)
 	defer stop()
 	for _, name := range cfg.Samplers {
 		recs := make([]*TrialRecord, cfg.Trials)
@@ -189,7 +328,7 @@ func Run(cfg *Config) (map[string][]*TrialRecord, map[string]float64, error) {
 			go func() {
 				defer wg.Done()
 				for i := range jobs {
-					recs[i], errs[i] = RunTrial(cfg, name, cfg.TrialOffset+i, &done)
+					recs[i], errs[i] = runOrLoad(cfg, name, cfg.TrialOffset+i, &done)
 				}
 			}()
 		}
@@ -198,6 +337,11 @@ func Run(cfg *Config) (map[string][]*TrialRecord, map[string]float64, error) {
 		}
 		close(jobs)
 		wg.Wait()
+		for _, err := range errs {
+			if errors.Is(err, ErrInterrupted) {
+				return nil, nil, err
+			}
+		}
 		for _, err := range errs {
 			if err != nil {
 				return nil, nil, fmt.Errorf("%s: %w", name, err)
@@ -209,22 +353,62 @@ func Run(cfg *Config) (map[string][]*TrialRecord, map[string]float64, error) {
 	return out, wall, nil
 }
 
-// startProgress prints a plain progress line every few seconds.
-func startProgress(w io.Writer, done *atomic.Int64, total int64) func() {
+// runOrLoad runs a trial, or loads it when a previous (interrupted) run
+// already finished it in cfg.Dir; a finished trial's folder is written at
+// once, with stats.json last as the mark of completion.
+func runOrLoad(cfg *Config, name string, t int, done *atomic.Int64) (*TrialRecord, error) {
+	if cfg.Stop != nil && cfg.Stop.Load() {
+		return nil, ErrInterrupted
+	}
+	if cfg.Dir != "" {
+		td := TrialDir(cfg.Dir, name, t)
+		if _, err := os.Stat(filepath.Join(td, "stats.json")); err == nil {
+			r, err := ReadTrial(td)
+			if err == nil && len(r.Energies) == cfg.Steps {
+				done.Add(int64(cfg.Steps))
+				return r, nil
+			}
+		}
+	}
+	r, err := RunTrial(cfg, name, t, done)
+	if err != nil || cfg.Dir == "" {
+		return r, err
+	}
+	if err := WriteTrial(cfg.Dir, r); err != nil {
+		return nil, err
+	}
+	os.Remove(CheckpointPath(cfg.Dir, name, t))
+	return r, nil
+}
+
+// ProgressInterval is the time between plain progress lines.
+var ProgressInterval = 5 * time.Second
+
+// startProgress reports progress on w: a bar redrawn in place when w is a
+// terminal, otherwise one plain line (steps done, rate, ETA) per
+// ProgressInterval, which reads well in batch logs.
+func startProgress(w io.Writer, tty bool, done *atomic.Int64, total int64) func() {
 	if w == nil || total == 0 {
 		return func() {}
 	}
 	quit := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
+	interval := ProgressInterval
+	if tty {
+		interval = 200 * time.Millisecond
+	}
 	go func() {
 		defer wg.Done()
 		start := time.Now()
-		tick := time.NewTicker(5 * time.Second)
+		tick := time.NewTicker(interval)
 		defer tick.Stop()
 		for {
 			select {
 			case <-quit:
+				if tty {
+					fmt.Fprint(w, "\r\033[K")
+				}
 				return
 			case <-tick.C:
 				d := done.Load()
@@ -232,9 +416,16 @@ func startProgress(w io.Writer, done *atomic.Int64, total int64) func() {
 				rate := float64(d) / el
 				eta := "?"
 				if rate > 0 {
-					eta = (time.Duration(float64(total-d)/rate) * time.Second).Round(time.Second).String()
+					eta = time.Duration(float64(total-d) / rate * float64(time.Second)).Round(time.Second).String()
 				}
-				fmt.Fprintf(w, "progress: %d/%d steps (%.1f%%), %.0f steps/s, ETA %s\n", d, total, 100*float64(d)/float64(total), rate, eta)
+				frac := float64(d) / float64(total)
+				if tty {
+					const width = 30
+					n := min(width, int(frac*width))
+					fmt.Fprintf(w, "\r[%s%s] %5.1f%% %.0f steps/s ETA %s\033[K", strings.Repeat("=", n), strings.Repeat(" ", width-n), 100*frac, rate, eta)
+				} else {
+					fmt.Fprintf(w, "progress: %d/%d steps (%.1f%%), %.0f steps/s, ETA %s\n", d, total, 100*frac, rate, eta)
+				}
 			}
 		}
 	}()

@@ -141,54 +141,155 @@ type Result struct {
 	Policy  []saw.Theta
 }
 
-// Adapt runs the adaptation phase on ch, calling step for every chain step.
-func Adapt(cfg Config, ch *saw.Chain, r *rand.PCG, step func()) (*Result, error) {
+// Session is one trial's adaptation phase, advanced one iteration at a
+// time so that a run can checkpoint between iterations. Its JSON form holds
+// everything needed to continue bit-identically.
+type Session struct {
+	cfg      Config
+	opt      *bo.Optimizer
+	res      Result
+	energies []float64
+}
+
+// NewSession starts an adaptation phase drawing from r.
+func NewSession(cfg Config, r *rand.PCG) (*Session, error) {
 	cfg = cfg.withDefaults()
 	opt, err := bo.NewOptimizer(cfg.Space, cfg.BO, r)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{}
-	energies := make([]float64, cfg.IterSteps)
-	for i := 0; i < cfg.Iterations; i++ {
-		u, err := opt.Next()
-		if err != nil {
-			return nil, err
-		}
-		th := ThetaOf(cfg.Space.ToParams(u))
-		if err := ch.SetThetas([]saw.Theta{th}); err != nil {
-			return nil, err
-		}
-		for j := range energies {
-			step()
-			energies[j] = ch.Energy()
-		}
-		rw := Reward(energies, cfg.ACFLag)
-		if err := opt.Observe(u, rw); err != nil {
-			return nil, err
-		}
-		res.Tried = append(res.Tried, th)
-		res.Rewards = append(res.Rewards, rw)
+	return &Session{cfg: cfg, opt: opt, energies: make([]float64, cfg.IterSteps)}, nil
+}
+
+// Done says whether all iterations have run.
+func (s *Session) Done() bool { return len(s.res.Rewards) >= s.cfg.Iterations }
+
+// Iterate runs one iteration: the next setting from the optimizer, L chain
+// steps with it (step advances ch by one step), and the reward.
+func (s *Session) Iterate(ch *saw.Chain, step func()) error {
+	u, err := s.opt.Next()
+	if err != nil {
+		return err
 	}
-	us, err := opt.Policy(cfg.Kernels, cfg.PolicyTau)
+	th := ThetaOf(s.cfg.Space.ToParams(u))
+	if err := ch.SetThetas([]saw.Theta{th}); err != nil {
+		return err
+	}
+	for j := range s.energies {
+		step()
+		s.energies[j] = ch.Energy()
+	}
+	rw := Reward(s.energies, s.cfg.ACFLag)
+	if err := s.opt.Observe(u, rw); err != nil {
+		return err
+	}
+	s.res.Tried = append(s.res.Tried, th)
+	s.res.Rewards = append(s.res.Rewards, rw)
+	return nil
+}
+
+// Finish draws the policy's K kernels and sets them on ch.
+func (s *Session) Finish(ch *saw.Chain) (*Result, error) {
+	us, err := s.opt.Policy(s.cfg.Kernels, s.cfg.PolicyTau)
 	if err != nil {
 		return nil, err
 	}
+	s.res.Policy = s.res.Policy[:0]
 	for _, u := range us {
-		res.Policy = append(res.Policy, ThetaOf(cfg.Space.ToParams(u)))
+		s.res.Policy = append(s.res.Policy, ThetaOf(s.cfg.Space.ToParams(u)))
 	}
-	return res, ch.SetThetas(res.Policy)
+	return &s.res, ch.SetThetas(s.res.Policy)
 }
 
-// Tuner returns the runner hook that adapts each sardonics trial.
-func Tuner(cfg Config) runner.Tuner {
-	return func(ch *saw.Chain, trial int, r *rand.PCG, step func()) (*runner.TuneRecord, error) {
-		res, err := Adapt(cfg, ch, r, step)
+// Current is the setting of the last iteration (the chain's kernel).
+func (s *Session) Current() []saw.Theta {
+	if n := len(s.res.Tried); n > 0 {
+		return s.res.Tried[n-1 : n]
+	}
+	return nil
+}
+
+type sessionJSON struct {
+	Optimizer json.RawMessage `json:"optimizer"`
+	Tried     []string        `json:"tried"`
+	Rewards   []float64       `json:"rewards"`
+}
+
+// MarshalJSON saves the session between iterations.
+func (s *Session) MarshalJSON() ([]byte, error) {
+	o, err := json.Marshal(s.opt)
+	if err != nil {
+		return nil, err
+	}
+	j := sessionJSON{Optimizer: o, Rewards: s.res.Rewards}
+	for _, th := range s.res.Tried {
+		j.Tried = append(j.Tried, th.String())
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON restores a session made by NewSession with the same Config.
+func (s *Session) UnmarshalJSON(b []byte) error {
+	var j sessionJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(j.Optimizer, s.opt); err != nil {
+		return err
+	}
+	if len(j.Tried) != len(j.Rewards) {
+		return fmt.Errorf("tuning checkpoint has %d settings and %d rewards", len(j.Tried), len(j.Rewards))
+	}
+	s.res = Result{Rewards: j.Rewards}
+	for _, t := range j.Tried {
+		th, err := saw.ParseTheta(t)
 		if err != nil {
+			return err
+		}
+		s.res.Tried = append(s.res.Tried, th)
+	}
+	return nil
+}
+
+// Adapt runs the whole adaptation phase on ch, calling step for every
+// chain step, and leaves the policy's kernels set on ch.
+func Adapt(cfg Config, ch *saw.Chain, r *rand.PCG, step func()) (*Result, error) {
+	s, err := NewSession(cfg, r)
+	if err != nil {
+		return nil, err
+	}
+	for !s.Done() {
+		if err := s.Iterate(ch, step); err != nil {
 			return nil, err
 		}
-		return res.Record(cfg.Steps()), nil
 	}
+	return s.Finish(ch)
+}
+
+// Tuner returns the runner's hook that adapts each sardonics trial.
+func Tuner(cfg Config) runner.Tuner { return tuner{cfg.withDefaults()} }
+
+type tuner struct{ cfg Config }
+
+func (t tuner) Steps() int { return t.cfg.Steps() }
+
+func (t tuner) New(r *rand.PCG) (runner.TuneSession, error) {
+	s, err := NewSession(t.cfg, r)
+	if err != nil {
+		return nil, err
+	}
+	return &session{s}, nil
+}
+
+// session adapts Session to runner.TuneSession.
+type session struct{ *Session }
+
+func (s *session) Finish(ch *saw.Chain) (*runner.TuneRecord, error) {
+	res, err := s.Session.Finish(ch)
+	if err != nil {
+		return nil, err
+	}
+	return res.Record(s.cfg.Steps()), nil
 }
 
 // Record converts a result for the trial's stats.json.

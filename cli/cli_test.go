@@ -1,0 +1,208 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"sardonics/internal/kaufman"
+	"sardonics/runner"
+)
+
+func run(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := Run(args, &out, &errb)
+	return out.String(), errb.String(), err
+}
+
+func readSummary(t *testing.T, dir string) runner.Summary {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s runner.Summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestBadInputExitsTwo(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.txt")
+	os.WriteFile(bad, []byte("# x\n3\n0 1 1.0\n0 7 2\n"), 0o644)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sample", "--model", "ferro2d:L=16,bogus=1", "--T", "1", "--out", dir}, "bogus"},
+		{[]string{"sample", "--model", "ferro2d:L=x", "--T", "1", "--out", dir}, "--model"},
+		{[]string{"sample", "--model", bad, "--T", "1", "--out", dir}, bad + ":4:"},
+		{[]string{"sample", "--model", "ferro2d:L=16", "--out", dir}, "--T or --beta"},
+		{[]string{"sample", "--model", "ferro2d:L=16", "--T", "1", "--sampler", "nope", "--out", dir}, "unknown sampler"},
+		{[]string{"sample", "--model", "ferro2d:L=16", "--T", "1", "--sampler", "blockgibbs", "--out", dir}, "bipartite"},
+		{[]string{"sample", "--model", "ferro2d:L=16", "--T", "1", "--params", "kl=0", "--out", dir}, "--params"},
+		{[]string{"sample", "--nosuchflag"}, "nosuchflag"},
+		{[]string{"frobnicate"}, "unknown subcommand"},
+		{[]string{"exact", "--model", "ferro2d:L=16", "--T", "1"}, "exact"},
+	}
+	for _, c := range cases {
+		_, _, err := run(t, c.args...)
+		if err == nil || ExitCode(err) != 2 || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: err %v (exit %d), want exit 2 mentioning %q", c.args, err, ExitCode(err), c.want)
+		}
+	}
+}
+
+func TestHelpDocumentsEveryCommand(t *testing.T) {
+	for name := range commands {
+		out, _, err := run(t, "help", name)
+		if err != nil || !strings.Contains(out, "usage: sardonics "+name) {
+			t.Errorf("help %s: %v %q", name, err, out)
+		}
+	}
+}
+
+// The acceptance check: gibbs and metropolis on ferro2d:L=16 at
+// T = 2.27 agree with Kaufman's exact energy within 4 standard errors, and
+// energy_mean is the mean of the kept trace rows.
+func TestSampleMatchesKaufman(t *testing.T) {
+	dir := t.TempDir()
+	_, _, err := run(t, "sample", "--model", "ferro2d:L=16", "--T", "2.27", "--sampler", "gibbs,metropolis",
+		"--steps", "6000", "--burn", "1000", "--trials", "4", "--seed", "3", "--out", dir, "--quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := kaufman.MeanEnergy(16, 2.27)
+	s := readSummary(t, dir)
+	if len(s.Results) != 2 {
+		t.Fatalf("%d results", len(s.Results))
+	}
+	for _, r := range s.Results {
+		if d := math.Abs(r.EnergyMean - want); d > 4*r.EnergyStderr || r.EnergyStderr <= 0 {
+			t.Errorf("%s: E = %v +- %v, Kaufman %v", r.Sampler, r.EnergyMean, r.EnergyStderr, want)
+		}
+		sum, n := 0.0, 0
+		for _, tr := range r.TrialIDs {
+			csv, err := os.ReadFile(filepath.Join(dir, r.Sampler, "trial-"+strconv.Itoa(tr), "energy.csv"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSpace(string(csv)), "\n")
+			if len(lines) != 6001 {
+				t.Fatalf("%d lines in energy.csv", len(lines))
+			}
+			for _, l := range lines[1+1000:] {
+				v, _ := strconv.ParseFloat(l[strings.IndexByte(l, ',')+1:], 64)
+				sum += v
+				n++
+			}
+		}
+		if got := sum / float64(n); math.Abs(got-r.EnergyMean) > 1e-9*math.Abs(got) {
+			t.Errorf("%s: energy_mean %v, mean of kept rows %v", r.Sampler, r.EnergyMean, got)
+		}
+		if r.Flips == nil || *r.Flips != 4*6000*256 {
+			t.Errorf("%s: flips %v", r.Sampler, r.Flips)
+		}
+	}
+	for _, f := range []string{"acf.png", "trace.png", "run.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// Trials split across processes and merged by report equal one run.
+func TestSplitTrialsMergeExactly(t *testing.T) {
+	base := t.TempDir()
+	args := []string{"sample", "--model", "frustrated2d:L=8,seed=2", "--T", "1", "--sampler", "sardonics,gibbs,sw",
+		"--steps", "800", "--burn", "200", "--seed", "9", "--quiet"}
+	one := filepath.Join(base, "one")
+	if _, _, err := run(t, append(args, "--trials", "3", "--out", one)...); err != nil {
+		t.Fatal(err)
+	}
+	var parts []string
+	for tr := 0; tr < 3; tr++ {
+		d := filepath.Join(base, "part"+strconv.Itoa(tr))
+		parts = append(parts, d)
+		if _, _, err := run(t, append(args, "--trials", "1", "--trial-offset", strconv.Itoa(tr), "--out", d)...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	merged := filepath.Join(base, "merged")
+	if _, _, err := run(t, append([]string{"report", "--out", merged}, parts...)...); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"sardonics", "gibbs", "sw"} {
+		for tr := 0; tr < 3; tr++ {
+			a, _ := os.ReadFile(filepath.Join(one, name, "trial-"+strconv.Itoa(tr), "energy.csv"))
+			b, _ := os.ReadFile(filepath.Join(merged, name, "trial-"+strconv.Itoa(tr), "energy.csv"))
+			if len(a) == 0 || !bytes.Equal(a, b) {
+				t.Errorf("%s trial %d: traces differ", name, tr)
+			}
+		}
+	}
+	sa, sb := readSummary(t, one), readSummary(t, merged)
+	for _, s := range []*runner.Summary{&sa, &sb} {
+		for _, r := range s.Results {
+			r.WallSeconds, r.CPUSeconds, r.ESSPerCPUSecond, r.NsPerFlip = 0, 0, 0, nil
+		}
+	}
+	ja, _ := json.Marshal(sa)
+	jb, _ := json.Marshal(sb)
+	if !bytes.Equal(ja, jb) {
+		t.Errorf("merged summary differs from the single run:\n%s\n%s", ja, jb)
+	}
+	// Mixing runs of different seeds is refused.
+	other := filepath.Join(base, "other")
+	if _, _, err := run(t, "sample", "--model", "frustrated2d:L=8,seed=2", "--T", "1", "--sampler", "gibbs",
+		"--steps", "800", "--burn", "200", "--seed", "10", "--quiet", "--trials", "1", "--trial-offset", "5", "--out", other); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := run(t, "report", "--out", filepath.Join(base, "bad"), parts[0], other); err == nil || ExitCode(err) != 2 {
+		t.Errorf("merging different seeds: %v", err)
+	}
+}
+
+func TestExactJSON(t *testing.T) {
+	out, _, err := run(t, "exact", "--model", "frustrated2d:L=3,seed=1", "--beta", "0.7", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"variables", "beta", "ln_z", "energy_mean", "energy_var", "energy_distribution"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("exact --json lacks %q", k)
+		}
+	}
+}
+
+func TestGenRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "m.txt")
+	if _, _, err := run(t, "gen", "--model", "spinglass3d:L=3,seed=4", "--out", f); err != nil {
+		t.Fatal(err)
+	}
+	a, _, err := run(t, "exact", "--model", "spinglass3d:L=3,seed=4", "--beta", "0.5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := run(t, "exact", "--model", f, "--beta", "0.5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Same numbers; only the description line names the spec.
+	if strings.SplitN(a, "\n", 2)[1] != strings.SplitN(b, "\n", 2)[1] {
+		t.Errorf("exact differs after gen:\n%s\n%s", a, b)
+	}
+}

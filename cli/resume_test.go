@@ -1,0 +1,154 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"sardonics/runner"
+)
+
+// TestMain lets a test re-run this binary as the sardonics command, so
+// signals can be delivered to a real child process.
+func TestMain(m *testing.M) {
+	if os.Getenv("SARDONICS_TEST_CHILD") == "1" {
+		var args []string
+		json.Unmarshal([]byte(os.Getenv("SARDONICS_TEST_ARGS")), &args)
+		err := Run(args, os.Stdout, os.Stderr)
+		if err != nil {
+			os.Stderr.WriteString("sardonics: " + err.Error() + "\n")
+		}
+		os.Exit(ExitCode(err))
+	}
+	os.Exit(m.Run())
+}
+
+func child(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	js, _ := json.Marshal(args)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "SARDONICS_TEST_CHILD=1", "SARDONICS_TEST_ARGS="+string(js))
+	return cmd
+}
+
+func stripTimings(t *testing.T, dir string) []byte {
+	s := readSummary(t, dir)
+	s.Machine = ""
+	for _, r := range s.Results {
+		r.WallSeconds, r.CPUSeconds, r.ESSPerCPUSecond, r.NsPerFlip = 0, 0, 0, nil
+	}
+	b, _ := json.Marshal(s)
+	return b
+}
+
+// A SIGTERM delivered to a real child mid-run checkpoints; --resume then
+// finishes with output byte-identical to an uninterrupted run (timings
+// aside), including a trial stopped in the middle of its BO adaptation.
+func TestSIGTERMResumeIsIdentical(t *testing.T) {
+	base := t.TempDir()
+	args := []string{"sample", "--model", "frustrated2d:L=24,seed=3", "--T", "1", "--sampler", "sardonics,gibbs",
+		"--tune", "--iterations", "30", "--iter-steps", "100", "--refit-every", "5",
+		"--steps", "12000", "--burn", "3000", "--trials", "2", "--seed", "5", "--quiet"}
+	full := filepath.Join(base, "full")
+	if _, _, err := run(t, append(args, "--out", full)...); err != nil {
+		t.Fatal(err)
+	}
+	part := filepath.Join(base, "part")
+	cmd := child(t, append(args, "--out", part, "--checkpoint-every", "50ms")...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait for the first checkpoint, then stop the child.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if m, _ := filepath.Glob(filepath.Join(part, "checkpoint", "*", "*.ckpt")); len(m) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no checkpoint appeared; stderr: %s", stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	err := cmd.Wait()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != 128+int(syscall.SIGTERM) {
+		t.Fatalf("child exit: %v (want status 143); stderr: %s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "--resume") {
+		t.Errorf("no resume hint on stderr: %s", stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(part, "summary.json")); err == nil {
+		t.Fatal("the interrupted run wrote a final summary")
+	}
+	if _, _, err := run(t, "sample", "--resume", part, "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"sardonics", "gibbs"} {
+		for _, tr := range []string{"trial-0", "trial-1"} {
+			a, _ := os.ReadFile(filepath.Join(full, name, tr, "energy.csv"))
+			b, _ := os.ReadFile(filepath.Join(part, name, tr, "energy.csv"))
+			if len(a) == 0 || !bytes.Equal(a, b) {
+				t.Errorf("%s %s: resumed trace differs from the uninterrupted one", name, tr)
+			}
+		}
+	}
+	if a, b := stripTimings(t, full), stripTimings(t, part); !bytes.Equal(a, b) {
+		t.Errorf("resumed summary differs:\n%s\n%s", a, b)
+	}
+}
+
+func TestCorruptCheckpointRefused(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"sample", "--model", "ferro2d:L=8", "--T", "2", "--sampler", "gibbs", "--steps", "3000",
+		"--burn", "100", "--trials", "1", "--quiet", "--out", dir}
+	if _, _, err := run(t, args...); err != nil {
+		t.Fatal(err)
+	}
+	// Forge an interrupted state: a truncated checkpoint and no summary.
+	os.Remove(filepath.Join(dir, "summary.json"))
+	os.Remove(filepath.Join(dir, "gibbs", "trial-0", "stats.json"))
+	ck := runner.CheckpointPath(dir, "gibbs", 0)
+	os.MkdirAll(filepath.Dir(ck), 0o755)
+	os.WriteFile(ck, []byte(strings.Repeat("0", 64)+"\n{\"version\":1,\"spi"), 0o644)
+	_, _, err := run(t, "sample", "--resume", dir, "--quiet")
+	if err == nil || ExitCode(err) != 2 || !strings.Contains(err.Error(), "corrupted") {
+		t.Fatalf("truncated checkpoint: %v", err)
+	}
+}
+
+func TestProgressLinesWithoutTerminal(t *testing.T) {
+	old := runner.ProgressInterval
+	runner.ProgressInterval = 20 * time.Millisecond
+	defer func() { runner.ProgressInterval = old }()
+	_, stderr, err := run(t, "sample", "--model", "ferro2d:L=30", "--T", "2.27", "--sampler", "metropolis",
+		"--steps", "3000", "--burn", "100", "--trials", "1", "--out", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr, "progress: ") || !strings.Contains(stderr, "steps/s, ETA") || strings.Contains(stderr, "\r") {
+		t.Errorf("expected plain progress lines, got %q", stderr)
+	}
+}
+
+func TestCPUProfileReadable(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "cpu.pprof")
+	if _, _, err := run(t, "sample", "--model", "ferro2d:L=30", "--T", "2.27", "--sampler", "gibbs",
+		"--steps", "2000", "--burn", "100", "--trials", "1", "--quiet", "--out", dir, "--cpuprofile", prof); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("go", "tool", "pprof", "-top", prof).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "flat") {
+		t.Fatalf("go tool pprof -top: %v\n%s", err, out)
+	}
+}

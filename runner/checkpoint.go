@@ -1,0 +1,148 @@
+package runner
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"sardonics/sampler"
+	"sardonics/saw"
+)
+
+// checkpointVersion changes whenever the format does.
+const checkpointVersion = 1
+
+// checkpoint is the complete state of a trial at a block boundary.
+type checkpoint struct {
+	Version    int             `json:"version"`
+	Meta       Meta            `json:"meta"`
+	Sampler    string          `json:"sampler"`
+	Trial      int             `json:"trial"`
+	Spins      []int8          `json:"spins"`
+	RNG        []byte          `json:"rng"`
+	Base       sampler.Stats   `json:"counters"`
+	Energies   []float64       `json:"energies"`
+	States     [][]uint8       `json:"states,omitempty"`
+	Thetas     []string        `json:"thetas,omitempty"`
+	Tuning     json.RawMessage `json:"tuning,omitempty"`    // the adaptation in progress
+	TuneRecord *TuneRecord     `json:"tune_done,omitempty"` // the finished adaptation
+	CPUSeconds float64         `json:"cpu_seconds"`
+	Wall       float64         `json:"wall_seconds"`
+}
+
+// CheckpointPath is where trial t of sampler name checkpoints in dir.
+func CheckpointPath(dir, name string, t int) string {
+	return filepath.Join(dir, "checkpoint", name, fmt.Sprintf("trial-%d.ckpt", t))
+}
+
+func (t *trial) checkpoint(cpu, wall float64) error {
+	if t.cfg.Dir == "" {
+		return errors.New("checkpoint requested but the run has no output folder")
+	}
+	rs, err := t.r.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	c := checkpoint{Version: checkpointVersion, Meta: t.cfg.Meta, Sampler: t.name, Trial: t.rec.Trial,
+		Spins: t.ch.Spins(), RNG: rs, Base: t.base, Energies: t.rec.Energies, States: t.rec.States,
+		TuneRecord: t.rec.Tune, CPUSeconds: cpu, Wall: wall}
+	for _, th := range t.thetas {
+		c.Thetas = append(c.Thetas, th.String())
+	}
+	if t.tune != nil && !t.tune.Done() {
+		if c.Tuning, err = json.Marshal(t.tune); err != nil {
+			return err
+		}
+	}
+	body, err := json.Marshal(c)
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(body)
+	// The first line is the SHA-256 of the rest: a truncated or edited
+	// checkpoint is refused, never silently used.
+	data := append([]byte(hex.EncodeToString(sum[:])+"\n"), body...)
+	return WriteFileAtomic(CheckpointPath(t.cfg.Dir, t.name, t.rec.Trial), data)
+}
+
+// restore loads the trial's checkpoint if there is one.
+func (t *trial) restore(cpu, wall *float64) (spins []int8, ok bool, err error) {
+	if t.cfg.Dir == "" {
+		return nil, false, nil
+	}
+	path := CheckpointPath(t.cfg.Dir, t.name, t.rec.Trial)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	c, err := parseCheckpoint(path, data)
+	if err != nil {
+		return nil, false, err
+	}
+	if c.Meta != t.cfg.Meta || c.Sampler != t.name || c.Trial != t.rec.Trial {
+		return nil, false, &UsageError{fmt.Sprintf("%s: checkpoint of a different run (%s trial %d, %+v; expected %s trial %d, %+v)",
+			path, c.Sampler, c.Trial, c.Meta, t.name, t.rec.Trial, t.cfg.Meta)}
+	}
+	if len(c.Spins) != t.cfg.Model.Variables() || len(c.Energies) > t.cfg.Steps {
+		return nil, false, &UsageError{fmt.Sprintf("%s: checkpoint does not fit the model or step count", path)}
+	}
+	if err := t.r.UnmarshalBinary(c.RNG); err != nil {
+		return nil, false, &UsageError{fmt.Sprintf("%s: random stream: %v", path, err)}
+	}
+	t.base, t.rec.Energies, t.rec.States, t.rec.Tune = c.Base, c.Energies, c.States, c.TuneRecord
+	t.thetas = nil
+	for _, s := range c.Thetas {
+		th, err := saw.ParseTheta(s)
+		if err != nil {
+			return nil, false, &UsageError{fmt.Sprintf("%s: %v", path, err)}
+		}
+		t.thetas = append(t.thetas, th)
+	}
+	if t.rec.Tune != nil {
+		t.rec.Tune.Policy = t.thetas
+	}
+	if len(c.Tuning) > 0 {
+		if t.tune == nil {
+			return nil, false, &UsageError{fmt.Sprintf("%s: checkpoint is mid-tuning but this run does not tune", path)}
+		}
+		if err := t.tune.UnmarshalJSON(c.Tuning); err != nil {
+			return nil, false, &UsageError{fmt.Sprintf("%s: tuning state: %v", path, err)}
+		}
+	} else if t.tune != nil {
+		t.tune = doneTuning{t.tune}
+	}
+	*cpu, *wall = c.CPUSeconds, c.Wall
+	return c.Spins, true, nil
+}
+
+// doneTuning marks a restored trial whose adaptation had finished.
+type doneTuning struct{ TuneSession }
+
+func (doneTuning) Done() bool { return true }
+
+func parseCheckpoint(path string, data []byte) (*checkpoint, error) {
+	nl := bytes.IndexByte(data, '\n')
+	if nl != 64 {
+		return nil, &UsageError{fmt.Sprintf("%s: not a sardonics checkpoint (expected a SHA-256 line)", path)}
+	}
+	sum := sha256.Sum256(data[nl+1:])
+	if hex.EncodeToString(sum[:]) != string(data[:nl]) {
+		return nil, &UsageError{fmt.Sprintf("%s: checkpoint is corrupted or truncated (checksum mismatch); delete it to start the trial afresh", path)}
+	}
+	var c checkpoint
+	if err := json.Unmarshal(data[nl+1:], &c); err != nil {
+		return nil, &UsageError{fmt.Sprintf("%s: %v", path, err)}
+	}
+	if c.Version != checkpointVersion {
+		return nil, &UsageError{fmt.Sprintf("%s: checkpoint version %d (expected %d)", path, c.Version, checkpointVersion)}
+	}
+	return &c, nil
+}
