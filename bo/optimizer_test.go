@@ -217,3 +217,53 @@ func BenchmarkNext(b *testing.B) {
 		})
 	}
 }
+
+// tuneReward is a synthetic noisy reward on the SARDONICS space, shaped like
+// the tuner's: a smooth bump in a few parameters, flat in the others, plus
+// measurement noise of standard deviation 0.05.
+func tuneReward(space Space, u []float64, rr *rand.Rand) float64 {
+	p := space.ToParams(u)
+	kl, ku, gl, pll, n := p[0]/70, p[1]/120, p[2], p[4], p[7]
+	r := 0.8 - 0.5*(kl-0.3)*(kl-0.3) - 0.3*(ku-0.5)*(ku-0.5) - 4*(gl-0.97)*(gl-0.97) +
+		0.1*math.Sin(3*pll) - 0.02*(n-2)*(n-2)
+	return r + 0.05*rr.NormFloat64()
+}
+
+// BenchmarkTuneLoop times the tuner's whole default adaptation on the
+// SARDONICS space: 200 rounds of Next and Observe on tuneReward, then
+// Policy(1000, 0.2), with the zero-value Options. It reports the true
+// (noise-free) reward of the best point found.
+func BenchmarkTuneLoop(b *testing.B) {
+	space := sardonicsSpace()
+	var best float64
+	for i := range b.N {
+		rr := rand.New(rand.NewPCG(uint64(i), 3))
+		o, err := NewOptimizer(space, Options{}, rand.NewPCG(uint64(i), 4))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for range 200 {
+			u, err := o.Next()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := o.Observe(u, tuneReward(space, u, rr)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, err := o.Policy(1000, 0.2); err != nil {
+			b.Fatal(err)
+		}
+		u, err := o.Best()
+		if err != nil {
+			b.Fatal(err)
+		}
+		best += tuneReward(space, u, rand.New(zeroSource{})) / float64(b.N)
+	}
+	b.ReportMetric(best, "best-reward")
+}
+
+// zeroSource makes NormFloat64 return 0: noise-free evaluation.
+type zeroSource struct{}
+
+func (zeroSource) Uint64() uint64 { return 0 }

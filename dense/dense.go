@@ -36,7 +36,8 @@ var _ saw.Engine = (*Engine)(nil)
 
 // New returns an engine for r in state init (spins, visible then hidden; nil
 // means all -1, i.e. all bits 0; copied). Biases start at gamma_L = gamma_H
-// = 1 with the logistic weight, as in saw.NewNaive; call SetBiases. It panics if len(init) != V+H.
+// = 1 with the logistic weight, as in saw.NewNaive; call SetBiases. It
+// panics if len(init) != V+H.
 func New(r *model.RBM, init []int8) *Engine {
 	n := r.V + r.H
 	e := &Engine{
@@ -137,18 +138,6 @@ func (e *Engine) refresh() {
 	e.stale = true
 }
 
-// weight is exp(saw.LogWeight(wf, g, dE)) up to rounding.
-func weight(wf saw.Weight, g, dE float64) float64 {
-	if wf == saw.Logistic {
-		// exp(-softplus(x)) = 1/(1+e^x); the clamp at -690 is the only one
-		// that can bind.
-		return max(1/(1+math.Exp(g*dE)), minWeight)
-	}
-	return math.Exp(saw.LogWeight(wf, g, dE))
-}
-
-var minWeight = math.Exp(-690)
-
 // layer returns the range [lo, hi) of layer k (0 visible, 1 hidden).
 func (e *Engine) layer(k int) (int, int) {
 	if k == 0 {
@@ -160,21 +149,7 @@ func (e *Engine) layer(k int) (int, int) {
 // reweigh recomputes the weights of layer k and its sums.
 func (e *Engine) reweigh(k int) {
 	lo, hi := e.layer(k)
-	g0, g1, wf := e.gamma[0], e.gamma[1], e.wf
-	w0, w1 := e.wgt[0][lo:hi], e.wgt[1][lo:hi]
-	s, f, av := e.s[lo:hi], e.field[lo:hi], e.avail[lo:hi]
-	var z0, z1 float64
-	for i := range w0 {
-		if !av[i] {
-			w0[i], w1[i] = 0, 0
-			continue
-		}
-		dE := float64(s[i]) * f[i]
-		a, b := weight(wf, g0, dE), weight(wf, g1, dE)
-		w0[i], w1[i] = a, b
-		z0 += a
-		z1 += b
-	}
+	z0, z1 := Weights(e.wf, e.gamma[0], e.gamma[1], e.s[lo:hi], e.field[lo:hi], e.avail[lo:hi], e.wgt[0][lo:hi], e.wgt[1][lo:hi])
 	e.sum[k] = [2]float64{z0, z1}
 }
 
@@ -245,7 +220,7 @@ func (e *Engine) release(path []int32) {
 	for _, l := range path {
 		e.avail[l] = true
 		dE := float64(e.s[l]) * e.field[l]
-		e.wgt[0][l], e.wgt[1][l] = weight(wf, g0, dE), weight(wf, g1, dE)
+		e.wgt[0][l], e.wgt[1][l] = Weight(wf, g0, dE), Weight(wf, g1, dE)
 	}
 	e.resum(0)
 	e.resum(1)

@@ -61,11 +61,24 @@ func rbmEnergy(m *model.RBM, s []int8) float64 {
 
 func close9(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(1, math.Abs(a), math.Abs(b)) }
 
+func TestExp(t *testing.T) {
+	r := rand.NewPCG(1, 1)
+	for i := 0; i < 200000; i++ {
+		x := (2*rng.Float64(r) - 1) * 708
+		if i%2 == 0 {
+			x /= 300
+		}
+		if got, want := exp(x), math.Exp(x); math.Abs(got-want) > 1e-15*want {
+			t.Fatalf("exp(%v) = %v (math.Exp %v, %.2g relative)", x, got, want, (got-want)/want)
+		}
+	}
+}
+
 func TestWeightMatchesLogWeight(t *testing.T) {
 	for _, wf := range []saw.Weight{saw.Logistic, saw.Exp} {
 		for x := -800.0; x <= 800; x += 0.37 {
-			got, want := weight(wf, 1.3, x), math.Exp(saw.LogWeight(wf, 1.3, x))
-			if !(got > 0) || math.IsInf(got, 0) || math.Abs(got-want) > 1e-13*want {
+			got, want := Weight(wf, 1.3, x), math.Exp(saw.LogWeight(wf, 1.3, x))
+			if !(got > 0) || math.IsInf(got, 0) || math.Abs(got-want) > 1e-14*want {
 				t.Fatalf("%v weight(1.3, %g) = %g (expected exp(LogWeight) = %g)", wf, x, got, want)
 			}
 		}
@@ -219,6 +232,36 @@ func TestKernelDetailedBalance(t *testing.T) {
 		}
 		if v := saw.CheckRows(K); v > 1e-12 {
 			t.Errorf("%+v: rows off by %g", opts, v)
+		}
+	}
+}
+
+func TestWeightsKernel(t *testing.T) {
+	r := rand.NewPCG(2, 2)
+	const n = 300
+	s, f, av := randomSpins(r, n), make([]float64, n), make([]bool, n)
+	w0, w1 := make([]float64, n), make([]float64, n)
+	for i := range f {
+		f[i] = (2*rng.Float64(r) - 1) * 1000 * math.Pow(10, -4*rng.Float64(r))
+		av[i] = rng.Intn(r, 5) != 0
+	}
+	for _, wf := range []saw.Weight{saw.Logistic, saw.Exp} {
+		z0, z1 := Weights(wf, 0.9, 1.2, s, f, av, w0, w1)
+		var y0, y1 float64
+		for i := range f {
+			a, b := 0.0, 0.0
+			if av[i] {
+				dE := float64(s[i]) * f[i]
+				a, b = Weight(wf, 0.9, dE), Weight(wf, 1.2, dE)
+			}
+			if math.Abs(w0[i]-a) > 1e-15*a || math.Abs(w1[i]-b) > 1e-15*b {
+				t.Fatalf("%v bit %d: Weights gives %g, %g (Weight %g, %g)", wf, i, w0[i], w1[i], a, b)
+			}
+			y0 += a
+			y1 += b
+		}
+		if math.Abs(z0-y0) > 1e-14*y0 || math.Abs(z1-y1) > 1e-14*y1 {
+			t.Fatalf("%v sums %g, %g (expected %g, %g)", wf, z0, z1, y0, y1)
 		}
 	}
 }

@@ -7,10 +7,11 @@
 // never accumulates.
 //
 // Bits are indexed visible first, then hidden, as in model.RBM.Ising; spins
-// s = 2x-1. Energies are in the RBM's convention. Pick weights are
-// exp(saw.LogWeight(...)) (computed without the logarithm for the logistic
-// weight; equal up to rounding), so they lie in [exp(-690), exp(690)]: no
-// overflow, no zero for an available bit.
+// s = 2x-1. Energies are in the RBM's convention. Pick weights (Weight,
+// and the Weights kernel that package parallelsaw shares) equal
+// exp(saw.LogWeight(...)) to a few ulps, computed with an inlined
+// polynomial exp and, for the logistic weight, without the logarithm; they
+// lie in [exp(-690), exp(690)]: no overflow, no zero for an available bit.
 //
-// An Engine is not safe for concurrent use.
+// An Engine is not safe for concurrent use; Weight and Weights are pure.
 package dense

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"sardonics/dense"
 	"sardonics/model"
 	"sardonics/rng"
 	"sardonics/saw"
@@ -21,11 +22,6 @@ const RefreshEvery = 10000
 
 // MaxP bounds the number of sections.
 const MaxP = 256
-
-const (
-	spinsBeforeYield = 1 << 12
-	yieldsBeforePark = 1 << 12
-)
 
 type op int32
 
@@ -66,6 +62,14 @@ type result struct {
 	_        [64]byte
 }
 
+// waitFlag marks a parked waiter, on its own cache line.
+type waitFlag struct {
+	_    [64]byte
+	flag atomic.Int32
+	wake chan struct{}
+	_    [64]byte
+}
+
 // section is one worker's share of the state.
 type section struct {
 	out      result
@@ -91,6 +95,7 @@ type section struct {
 // stop the workers when the Engine becomes unreachable.
 type shared struct {
 	cmd    command
+	parked waitFlag // the coordinator is parked waiting for a section
 	secs   []*section
 	s      []int8
 	nv, nh int
@@ -127,6 +132,7 @@ func New(r *model.RBM, init []int8, P int, cpus []int) (*Engine, error) {
 		return nil, fmt.Errorf("parallelsaw: %d initial spins (expected %d)", len(init), n)
 	}
 	sh := &shared{nv: r.V, nh: r.H, s: make([]int8, n)}
+	sh.parked.wake = make(chan struct{}, 1)
 	e := &Engine{sh: sh, owner: make([]int32, n), avail: make([]bool, n), gamma: [2]float64{1, 1}}
 	for p := 0; p < P; p++ {
 		sc := &section{
@@ -301,9 +307,6 @@ func (e *Engine) step(l int, draw bool, b int, u float64, restore []int32) {
 }
 
 func (e *Engine) prepare() {
-	if e.sh.closed {
-		panic("parallelsaw: engine used after Close")
-	}
 	if e.since >= RefreshEvery {
 		e.refresh()
 	}
@@ -389,6 +392,9 @@ func (sh *shared) energy() float64 {
 
 // run publishes the command, runs section 0 and waits for the others.
 func (sh *shared) run() {
+	if sh.closed {
+		panic("parallelsaw: engine used after Close")
+	}
 	sh.seq++
 	seq := sh.seq
 	sh.cmd.seq.Store(seq)
@@ -400,8 +406,18 @@ func (sh *shared) run() {
 	sh.secs[0].exec(sh)
 	for _, sc := range sh.secs[1:] {
 		for n := 0; sc.out.done.Load() != seq; n++ {
-			if n >= spinsBeforeYield {
+			switch {
+			case n < spinsBeforeYield:
+			case n < spinsBeforeYield+yieldsBeforePark:
 				runtime.Gosched()
+			default:
+				// Park; any worker that finishes wakes us, and we recheck.
+				sh.parked.flag.Store(1)
+				if sc.out.done.Load() == seq && sh.parked.flag.CompareAndSwap(1, 0) {
+					break
+				}
+				<-sh.parked.wake // a worker cleared the flag and sends once
+				n = 0
 			}
 		}
 	}
@@ -440,6 +456,9 @@ func (sh *shared) worker(p, cpu int) {
 		}
 		sc.exec(sh)
 		sc.out.done.Store(last)
+		if sh.parked.flag.Load() != 0 && sh.parked.flag.CompareAndSwap(1, 0) {
+			sh.parked.wake <- struct{}{}
+		}
 	}
 }
 
@@ -464,17 +483,6 @@ func (sc *section) await(seq *atomic.Uint64, last uint64) uint64 {
 		}
 	}
 }
-
-// weight is exp(saw.LogWeight(wf, g, dE)) up to rounding.
-func weight(wf saw.Weight, g, dE float64) float64 {
-	if wf == saw.Logistic {
-		// exp(-softplus(x)) = 1/(1+e^x); only the clamp at -690 can bind.
-		return max(1/(1+math.Exp(g*dE)), minWeight)
-	}
-	return math.Exp(saw.LogWeight(wf, g, dE))
-}
-
-var minWeight = math.Exp(-saw.MaxLogWeight)
 
 // exec runs the current command on this section.
 func (sc *section) exec(sh *shared) {
@@ -520,7 +528,7 @@ func (sc *section) doStep(sh *shared, c *command) {
 			if k, ok := sc.local(sh, int(l)); ok {
 				sc.av[k] = true
 				dE := float64(sh.s[l]) * sc.f[k]
-				sc.wgt[0][k], sc.wgt[1][k] = weight(sc.wf, sc.g[0], dE), weight(sc.wf, sc.g[1], dE)
+				sc.wgt[0][k], sc.wgt[1][k] = dense.Weight(sc.wf, sc.g[0], dE), dense.Weight(sc.wf, sc.g[1], dE)
 			}
 		}
 		sc.resum(0)
@@ -588,21 +596,7 @@ func (sc *section) axpy(sh *shared, l int, d float64) int {
 
 func (sc *section) reweigh(sh *shared, k int) {
 	lo, hi := sc.span(k)
-	g0, g1, wf := sc.g[0], sc.g[1], sc.wf
-	w0, w1 := sc.wgt[0][lo:hi], sc.wgt[1][lo:hi]
-	s, f, av := sc.spins(sh, k), sc.f[lo:hi], sc.av[lo:hi]
-	var z0, z1 float64
-	for i := range w0 {
-		if !av[i] {
-			w0[i], w1[i] = 0, 0
-			continue
-		}
-		dE := float64(s[i]) * f[i]
-		a, b := weight(wf, g0, dE), weight(wf, g1, dE)
-		w0[i], w1[i] = a, b
-		z0 += a
-		z1 += b
-	}
+	z0, z1 := dense.Weights(sc.wf, sc.g[0], sc.g[1], sc.spins(sh, k), sc.f[lo:hi], sc.av[lo:hi], sc.wgt[0][lo:hi], sc.wgt[1][lo:hi])
 	sc.sum[k] = [2]float64{z0, z1}
 }
 

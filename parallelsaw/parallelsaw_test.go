@@ -125,7 +125,11 @@ func walkSequence(t *testing.T, m *model.RBM, P int) ([]int32, [][2]float64) {
 	r := rand.NewPCG(42, 43)
 	var path []int32
 	var lfs [][2]float64
-	for i := 0; i < 200; i++ {
+	walks := 200
+	if raceEnabled {
+		walks = 60
+	}
+	for i := 0; i < walks; i++ {
 		start := len(path)
 		var lf [2]float64
 		path, lf, _ = e.Walk(r, 1+rng.Intn(r, 20), i%2, path)
@@ -163,9 +167,12 @@ func TestPickDistribution(t *testing.T) {
 	e := newEngine(t, m, s0, 2)
 	e.SetBiases(0.7, 1.2, saw.Logistic)
 	r := rand.NewPCG(1, 2)
-	const n = 20000
+	n := 20000.0
+	if raceEnabled {
+		n = 5000
+	}
 	counts := make([]float64, 7)
-	for i := 0; i < n; i++ {
+	for i := 0; i < int(n); i++ {
 		p, _, _ := e.Walk(r, 1, 1, nil)
 		counts[p[0]]++
 		e.Flip(p)
@@ -212,7 +219,7 @@ func TestDrift(t *testing.T) {
 func TestKernelDetailedBalance(t *testing.T) {
 	m := randomRBM(t, 3, 2, 1, 11)
 	im, _ := m.Ising()
-	theta, err := saw.ParseTheta("kl=1,ku=3,gl=0.9,gh=1.1,pll=0.5,phl=0.3,plh=0.2,n=1")
+	theta, err := saw.ParseTheta("kl=1,ku=2,gl=0.9,gh=1.1,pll=0.5,phl=0.3,plh=0.2,n=1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,6 +264,12 @@ func TestOversubscribedAndParked(t *testing.T) {
 	check()
 	e.Close()
 	e.Close()
+	defer func() {
+		if recover() == nil {
+			t.Error("Walk after Close did not panic")
+		}
+	}()
+	e.Walk(r, 2, 0, nil)
 }
 
 func TestNewErrors(t *testing.T) {
@@ -279,4 +292,25 @@ func TestNewErrors(t *testing.T) {
 		t.Error("pinning to CPU 1<<20 reported no error")
 	}
 	e.Walk(rand.NewPCG(1, 1), 3, 0, nil) // still works unpinned
+}
+
+// TestCleanup: the workers of an engine that was never closed stop once it
+// is unreachable.
+func TestCleanup(t *testing.T) {
+	before := runtime.NumGoroutine()
+	func() {
+		e, err := New(randomRBM(t, 6, 6, 1, 1), nil, 3, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Walk(rand.NewPCG(1, 1), 4, 0, nil)
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines (expected %d): workers not stopped", runtime.NumGoroutine(), before)
+		}
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
 }

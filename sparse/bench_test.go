@@ -4,8 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"syscall"
-	"time"
 	"testing"
+	"time"
 
 	"sardonics/model"
 	"sardonics/saw"
@@ -142,6 +142,7 @@ func BenchmarkCalibrate(b *testing.B) {
 	for i := range x {
 		x[i] = float64(i)
 	}
+	cpu0 := cpuTime()
 	for b.Loop() {
 		s := 0.0
 		for _, v := range x {
@@ -150,6 +151,7 @@ func BenchmarkCalibrate(b *testing.B) {
 		sinkF = s
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(x)), "ns/add")
+	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N*len(x)), "cpu-ns/add")
 }
 
 var sinkF float64

@@ -31,27 +31,41 @@ const (
 // (in units of 2g, g the gcd of all couplings and fields), so weights and
 // the energy are exact functions of the state.
 type Bucket struct {
-	m    *model.Ising
-	n    int
-	s    []int8
-	q    []int32 // dE_i / (2g)
-	jq   []int32 // per CSR entry: 2 J / g
-	g    int64
-	eInt int64 // energy without Offset, exact
+	m     *model.Ising
+	n     int
+	s     []int8
+	bits  []bbit
+	start []int32 // m.Start
+	edges []bedge // m's CSR entries with 2J/g
+	g     int64
+	eInt  int64 // energy without Offset, exact
 
 	r   int32   // |q| <= r
 	cls []uint8 // class of q at cls[q+r]
 	qv  []int32 // q of each class
 
-	cnt  []int32
-	base []int32
-	mem  []int32 // class c's bits at mem[base[c]:base[c]+cnt[c]]
-	pos  []int32 // index of bit i in mem, -1 while unavailable
+	cl  []bclass
+	mem []int32 // class c's bits at mem[base:base+cnt]
 
 	gam [2]float64
 	wt  saw.Weight
 	w   []float64 // class c at bias b: w[2c+b] = exp(lw[2c+b])
 	lw  []float64
+}
+
+// bbit is one bit's state, kept together so a neighbour update touches one
+// cache line.
+type bbit struct {
+	qb  int32 // dE/(2g) + r
+	pos int32 // index in mem, -1 while unavailable
+	s   int32 // spin
+}
+
+type bclass struct{ base, cnt int32 }
+
+type bedge struct {
+	j  int32 // neighbour
+	jq int32 // 2 J / g
 }
 
 var _ saw.Engine = (*Bucket)(nil)
@@ -149,22 +163,20 @@ func NewBucket(m *model.Ising, init []int8) (*Bucket, error) {
 	}
 	nc := len(c.qv)
 	bk := &Bucket{
-		m: m, n: m.N, s: initSpins(m, init), q: make([]int32, m.N),
-		jq: make([]int32, len(m.J)), g: c.g,
-		qv:  c.qv,
-		cnt: make([]int32, nc), base: make([]int32, nc),
-		pos: make([]int32, m.N),
-		w:   make([]float64, 2*nc), lw: make([]float64, 2*nc),
+		m: m, n: m.N, s: initSpins(m, init), bits: make([]bbit, m.N),
+		start: m.Start, edges: make([]bedge, len(m.J)), g: c.g,
+		qv: c.qv, cl: make([]bclass, nc),
+		w: make([]float64, 2*nc), lw: make([]float64, 2*nc),
 	}
 	for k, j := range m.J {
-		bk.jq[k] = int32(2 * (int64(j) / c.g))
+		bk.edges[k] = bedge{m.Adj[k], int32(2 * (int64(j) / c.g))}
 	}
 	bk.r = max(-c.qv[0], c.qv[nc-1])
 	bk.cls = make([]uint8, 2*bk.r+1)
 	total := int32(0)
 	for i, x := range c.qv {
 		bk.cls[x+bk.r] = uint8(i)
-		bk.base[i] = total
+		bk.cl[i].base = total
 		total += c.capa[i]
 	}
 	bk.mem = make([]int32, total)
@@ -194,48 +206,60 @@ func (bk *Bucket) setBiases(gammaL, gammaH float64, w saw.Weight) {
 	}
 }
 
-func (bk *Bucket) class(l int32) int { return int(bk.cls[bk.q[l]+bk.r]) }
+func (bk *Bucket) class(l int32) int { return int(bk.cls[bk.bits[l].qb]) }
 
 func (bk *Bucket) insert(l int32, c int) {
-	p := bk.base[c] + bk.cnt[c]
+	cl := &bk.cl[c]
+	p := cl.base + cl.cnt
 	bk.mem[p] = l
-	bk.pos[l] = p
-	bk.cnt[c]++
+	bk.bits[l].pos = p
+	cl.cnt++
 }
 
 func (bk *Bucket) remove(l int32, c int) {
-	p := bk.pos[l]
-	bk.cnt[c]--
-	last := bk.mem[bk.base[c]+bk.cnt[c]]
+	cl := &bk.cl[c]
+	cl.cnt--
+	p := bk.bits[l].pos
+	last := bk.mem[cl.base+cl.cnt]
 	bk.mem[p] = last
-	bk.pos[last] = p
-	bk.pos[l] = -1
+	bk.bits[last].pos = p
+	bk.bits[l].pos = -1
 }
 
 // take flips bit l (already removed from its class) and moves its
 // available neighbours to their new classes. It returns dE/(2g).
 func (bk *Bucket) take(l int32) int32 {
-	ql := bk.q[l]
-	bk.eInt += 2 * bk.g * int64(ql)
-	sl := -bk.s[l]
-	bk.s[l] = sl
-	bk.q[l] = -ql
-	m := bk.m
-	for k := m.Start[l]; k < m.Start[l+1]; k++ {
-		j := m.Adj[k]
+	bits, mem, cls := bk.bits, bk.mem, bk.cls
+	st := &bits[l]
+	q := st.qb - bk.r
+	bk.eInt += 2 * bk.g * int64(q)
+	sl := -st.s
+	st.s = sl
+	bk.s[l] = int8(sl)
+	st.qb = bk.r - q
+	for _, e := range bk.edges[bk.start[l]:bk.start[l+1]] {
+		bj := &bits[e.j]
 		// The field of j changes by 2 J s_l(new), its q by s_j times that.
-		d := bk.jq[k] * int32(sl*bk.s[j])
-		old := bk.q[j]
-		bk.q[j] = old + d
-		if bk.pos[j] < 0 {
+		old := bj.qb
+		nw := old + e.jq*sl*bj.s
+		bj.qb = nw
+		oc, nc := cls[old], cls[nw]
+		if oc == nc || bj.pos < 0 {
 			continue
 		}
-		if oc, nc := bk.cls[old+bk.r], bk.cls[old+d+bk.r]; oc != nc {
-			bk.remove(j, int(oc))
-			bk.insert(j, int(nc))
-		}
+		// Move j from class oc (swap with its last member) to nc.
+		co, cn := &bk.cl[oc], &bk.cl[nc]
+		co.cnt--
+		p := bj.pos
+		last := mem[co.base+co.cnt]
+		mem[p] = last
+		bits[last].pos = p
+		np := cn.base + cn.cnt
+		mem[np] = e.j
+		bj.pos = np
+		cn.cnt++
 	}
-	return ql
+	return q
 }
 
 func (bk *Bucket) release(path []int32) {
@@ -246,9 +270,9 @@ func (bk *Bucket) release(path []int32) {
 
 // norms is Z at both biases.
 func (bk *Bucket) norms() (z0, z1 float64) {
-	w := bk.w[:2*len(bk.cnt)]
-	for c, n := range bk.cnt {
-		f := float64(n)
+	w := bk.w[:2*len(bk.cl)]
+	for c, cl := range bk.cl {
+		f := float64(cl.cnt)
 		z0 += f * w[2*c]
 		z1 += f * w[2*c+1]
 	}
@@ -264,7 +288,7 @@ func (bk *Bucket) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64
 	p0, p1 := newLogProd(), newLogProd()
 	var sl [2]float64
 	dq := int64(0)
-	w, cnt := bk.w[:2*len(bk.cnt)], bk.cnt
+	w, cl := bk.w[:2*len(bk.cl)], bk.cl
 	for range k {
 		z0, z1 := bk.norms()
 		p0.mul(z0)
@@ -275,24 +299,24 @@ func (bk *Bucket) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64
 		}
 		x := rng.Float64(r) * zb
 		c, last := 0, -1
-		for ; c < len(cnt); c++ {
-			if cnt[c] == 0 {
+		for ; c < len(cl); c++ {
+			if cl[c].cnt == 0 {
 				continue
 			}
 			last = c
-			t := float64(cnt[c]) * w[2*c+b]
+			t := float64(cl[c].cnt) * w[2*c+b]
 			if x < t {
 				break
 			}
 			x -= t
 		}
-		if c == len(cnt) { // rounding left x just above the total
+		if c == len(cl) { // rounding left x just above the total
 			c, x = last, 0
 		}
 		// The remainder, scaled by the class weight, is uniform on
 		// [0, count): it picks the member without another random draw.
-		i := min(int32(x/w[2*c+b]), cnt[c]-1)
-		l := bk.mem[bk.base[c]+i]
+		i := min(int32(x/w[2*c+b]), cl[c].cnt-1)
+		l := bk.mem[cl[c].base+i]
 		sl[0] += bk.lw[2*c]
 		sl[1] += bk.lw[2*c+1]
 		bk.remove(l, c)
@@ -314,7 +338,7 @@ func (bk *Bucket) Replay(path []int32, backwards bool) ([2]float64, float64) {
 		if backwards {
 			l = path[len(path)-1-i]
 		}
-		if bk.pos[l] < 0 {
+		if bk.bits[l].pos < 0 {
 			panic(fmt.Sprintf("sparse: replayed walk visits bit %d twice", l))
 		}
 		z0, z1 := bk.norms()
@@ -352,7 +376,9 @@ func (bk *Bucket) SetSpins(s []int8) {
 	}
 	copy(bk.s, s)
 	m := bk.m
-	clear(bk.cnt)
+	for c := range bk.cl {
+		bk.cl[c].cnt = 0
+	}
 	bk.eInt = 0
 	for i := range int32(bk.n) {
 		si := int64(bk.s[i])
@@ -366,7 +392,7 @@ func (bk *Bucket) SetSpins(s []int8) {
 			}
 		}
 		bk.eInt -= si * (pair + int64(m.H[i]))
-		bk.q[i] = int32(si * f / bk.g)
+		bk.bits[i] = bbit{qb: int32(si*f/bk.g) + bk.r, s: int32(si)}
 		bk.insert(i, bk.class(i))
 	}
 }

@@ -3,7 +3,7 @@
 //
 // Two engines share one contract:
 //
-//   - Tree keeps every bit's pick weight, at both biases, in a binary
+//   - Tree keeps every bit's pick weight, at both biases, in a 4-ary
 //     sum-tree: O(log M) draws and updates for any real couplings.
 //   - Bucket groups the available bits by their energy change dE, which
 //     must take few distinct values (integer couplings and fields, at most

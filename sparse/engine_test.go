@@ -211,3 +211,26 @@ func perms2(n int) [][2]int32 {
 	}
 	return out
 }
+
+// TestSetBiasesChange switches one engine between biases and weights (as
+// a policy with many thetas does) and checks every switch against the
+// reference: lazily refilled tables must not keep stale weights.
+func TestSetBiasesChange(t *testing.T) {
+	for _, f := range factories {
+		t.Run(f.name, func(t *testing.T) {
+			m := randomGraph(t, 30, 4, true, 0, 17)
+			r := rand.New(rand.NewPCG(17, 1))
+			s0 := randomSpins(r, m.N)
+			eng, ref := f.make(t, m, s0), saw.NewNaive(m, s0)
+			for i := range 3 * len(biasCases) {
+				bc := biasCases[(i*3)%len(biasCases)]
+				eng.SetBiases(bc.gl, bc.gh, bc.w)
+				ref.SetBiases(bc.gl, bc.gh, bc.w)
+				path := randomPath(r, m.N, 1+r.IntN(m.N))
+				lf, _ := eng.Replay(path, false)
+				wlf, _ := ref.Replay(path, false)
+				closeLF(t, fmt.Sprintf("switch %d", i), lf, wlf)
+			}
+		})
+	}
+}

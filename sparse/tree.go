@@ -3,6 +3,7 @@ package sparse
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 
@@ -11,10 +12,12 @@ import (
 	"sardonics/saw"
 )
 
-// Tree is a saw.Engine that draws picks from a binary sum-tree over the
-// bits' weights, for any real couplings: O(log M) per draw and per changed
-// weight. Node i holds the pair of sums (bias L, bias H) of its subtree;
-// a parent is always recomputed as left + right, never adjusted by a
+// Tree is a saw.Engine that draws picks from a sum-tree over the bits'
+// weights, for any real couplings: O(log M) per draw and per changed
+// weight. The tree is 4-ary (half the levels of a binary one; the four
+// children of a node fill one 64-byte line) and each node holds the pair
+// of sums (bias L, bias H) of its subtree. A parent is always recomputed
+// as (c0 + c1) + (c2 + c3) from its children, never adjusted by a
 // difference, so every sum is a pure function of the leaves and never
 // drifts. Weights are stored as exp(log w): saw.LogWeight is clamped to
 // [-690, 690], so a weight is a normal float64 and a sum of up to about
@@ -33,27 +36,39 @@ type Tree struct {
 	energy float64
 	jr     journal
 
-	p    int       // leaves (a power of two >= n)
-	node []float64 // node i (1 = root, leaf of bit l = p+l) at [2i], [2i+1]
+	// Node i has children 4i-8..4i-5 and parent i/4+2 (a 4-ary heap
+	// shifted by 3 so that sibling groups start at multiples of 4); the
+	// root is node 3, bit l's leaf is node base+l.
+	base  int
+	depth int          // levels below the root
+	node  [][2]float64 // sums at both biases
 
 	gam   [2]float64
 	wt    saw.Weight
 	epoch uint64
 
-	// Table mode.
+	// Table mode. Bit i's entry is tab[cur[i]], cur[i] = off[i] | code,
+	// where code has bit 0 set when s_i = +1 and bit 1+q when the q-th
+	// neighbour is +1 (tables are aligned to their power-of-two size).
 	tabled bool
-	code   []uint32 // bit 0: s_i = +1; bit 1+q: the q-th neighbour is +1
-	off    []int32  // start of bit i's table in tab
-	rev    []uint8  // per CSR entry k of row i: code bit of i in row Adj[k]
+	cur    []int32
+	off    []int32
+	edges  []tedge // m's CSR entries
 	tab    []entry
 
-	// Direct mode: the current log-weights and dE of every available bit.
+	// Direct mode: the current log-weights of every available bit.
 	lw [][2]float64
-	de []float64
 
-	list  []int32 // nodes to recompute
+	list  []int32 // leaves whose ancestors need recomputing
 	stamp []uint32
 	tick  uint32
+}
+
+// tedge is CSR entry k of row i: neighbour j and the bit of i's spin in
+// j's table index.
+type tedge struct {
+	j    int32
+	mask int32
 }
 
 // entry is one local configuration of one table: its dE (fixed) and its
@@ -83,13 +98,15 @@ func NewTree(m *model.Ising, init []int8) *Tree { return newTree(m, init, maxTab
 // newTree lets tests force direct mode with maxEntries = 0.
 func newTree(m *model.Ising, init []int8, maxEntries int) *Tree {
 	n := m.N
-	p := 1
-	for p < n {
-		p *= 2
+	leaves, depth := 1, 0
+	for leaves < n {
+		leaves *= 4
+		depth++
 	}
+	base := 3 + (leaves-1)/3
 	t := &Tree{
 		m: m, n: n, s: initSpins(m, init), avail: make([]bool, n),
-		p: p, node: make([]float64, 4*p),
+		base: base, depth: depth, node: make([][2]float64, base+leaves),
 		stamp: make([]uint32, n),
 	}
 	for i := range t.avail {
@@ -98,7 +115,6 @@ func newTree(m *model.Ising, init []int8, maxEntries int) *Tree {
 	t.buildTables(maxEntries)
 	if !t.tabled {
 		t.lw = make([][2]float64, n)
-		t.de = make([]float64, n)
 	}
 	t.gam, t.wt, t.epoch = [2]float64{1, 1}, saw.Logistic, 1
 	t.SetSpins(t.s)
@@ -156,16 +172,15 @@ func (t *Tree) buildTables(maxEntries int) {
 			t.tab[f*size+c].dE = 2 * si * fld
 		}
 	}
-	t.rev = make([]uint8, len(m.Adj))
+	t.edges = make([]tedge, len(m.Adj))
 	for i := range t.n {
 		for k := m.Start[i]; k < m.Start[i+1]; k++ {
 			j := m.Adj[k]
-			row := m.Adj[m.Start[j]:m.Start[j+1]]
-			q, _ := slices.BinarySearch(row, int32(i))
-			t.rev[k] = uint8(1 + q)
+			q, _ := slices.BinarySearch(m.Adj[m.Start[j]:m.Start[j+1]], int32(i))
+			t.edges[k] = tedge{j, 1 << (1 + q)}
 		}
 	}
-	t.code = make([]uint32, t.n)
+	t.cur = make([]int32, t.n)
 }
 
 // fill computes an entry's weights at the current biases.
@@ -183,17 +198,16 @@ func (t *Tree) fill(e *entry) {
 
 // setLeaf writes bit l's current weights into its leaf (l available).
 func (t *Tree) setLeaf(l int32) {
-	x := 2 * (t.p + int(l))
+	x := t.base + int(l)
 	if t.tabled {
-		e := &t.tab[int(t.off[l])+int(t.code[l])]
+		e := &t.tab[t.cur[l]]
 		if e.epoch != t.epoch {
 			t.fill(e)
 		}
-		t.node[x], t.node[x+1] = e.w[0], e.w[1]
+		t.node[x] = e.w
 		return
 	}
 	d := 2 * float64(t.s[l]) * t.m.Field(t.s, int(l))
-	t.de[l] = d
 	lw0 := saw.LogWeight(t.wt, t.gam[0], d)
 	w0 := math.Exp(lw0)
 	lw1, w1 := lw0, w0
@@ -202,13 +216,13 @@ func (t *Tree) setLeaf(l int32) {
 		w1 = math.Exp(lw1)
 	}
 	t.lw[l] = [2]float64{lw0, lw1}
-	t.node[x], t.node[x+1] = w0, w1
+	t.node[x] = [2]float64{w0, w1}
 }
 
 // dE is the energy change of flipping bit l now (no weights needed).
 func (t *Tree) dE(l int32) float64 {
 	if t.tabled {
-		return t.tab[int(t.off[l])+int(t.code[l])].dE
+		return t.tab[t.cur[l]].dE
 	}
 	return 2 * float64(t.s[l]) * t.m.Field(t.s, int(l))
 }
@@ -218,10 +232,9 @@ func (t *Tree) flipSpin(l int32, d float64) {
 	t.energy = t.jr.flip(l, t.energy, d)
 	t.s[l] = -t.s[l]
 	if t.tabled {
-		t.code[l] ^= 1
-		m := t.m
-		for k := m.Start[l]; k < m.Start[l+1]; k++ {
-			t.code[m.Adj[k]] ^= 1 << t.rev[k]
+		t.cur[l] ^= 1
+		for _, e := range t.edges[t.m.Start[l]:t.m.Start[l+1]] {
+			t.cur[e.j] ^= e.mask
 		}
 	}
 }
@@ -229,16 +242,35 @@ func (t *Tree) flipSpin(l int32, d float64) {
 // take flips available bit l as a walk step: l becomes unavailable and the
 // weights of its available neighbours are refreshed.
 func (t *Tree) take(l int32, d float64) {
-	t.flipSpin(l, d)
+	t.energy = t.jr.flip(l, t.energy, d)
+	t.s[l] = -t.s[l]
 	t.avail[l] = false
-	x := 2 * (t.p + int(l))
-	t.node[x], t.node[x+1] = 0, 0
-	list := append(t.list[:0], int32(t.p)+l)
-	m := t.m
-	for k := m.Start[l]; k < m.Start[l+1]; k++ {
-		if j := m.Adj[k]; t.avail[j] {
-			t.setLeaf(j)
-			list = append(list, int32(t.p)+j)
+	node, base := t.node, int32(t.base)
+	node[base+l] = [2]float64{}
+	list := append(t.list[:0], l)
+	if t.tabled {
+		t.cur[l] ^= 1
+		cur, tab, avail := t.cur, t.tab, t.avail
+		for _, e := range t.edges[t.m.Start[l]:t.m.Start[l+1]] {
+			c := cur[e.j] ^ e.mask
+			cur[e.j] = c
+			if !avail[e.j] {
+				continue
+			}
+			en := &tab[c]
+			if en.epoch != t.epoch {
+				t.fill(en)
+			}
+			node[base+e.j] = en.w
+			list = append(list, e.j)
+		}
+	} else {
+		m := t.m
+		for k := m.Start[l]; k < m.Start[l+1]; k++ {
+			if j := m.Adj[k]; t.avail[j] {
+				t.setLeaf(j)
+				list = append(list, j)
+			}
 		}
 	}
 	t.list = list
@@ -247,7 +279,7 @@ func (t *Tree) take(l int32, d float64) {
 
 // release makes the bits of a finished walk available again.
 func (t *Tree) release(path []int32) {
-	if 4*len(path) > t.p {
+	if 4*len(path) > t.n {
 		for _, l := range path {
 			t.avail[l] = true
 			t.setLeaf(l)
@@ -259,17 +291,19 @@ func (t *Tree) release(path []int32) {
 	for _, l := range path {
 		t.avail[l] = true
 		t.setLeaf(l)
-		list = append(list, int32(t.p)+l)
+		list = append(list, l)
 	}
 	t.list = list
 	t.propagate()
 }
 
-// propagate recomputes the ancestors of the nodes in t.list, each once:
-// sorted node indices stay sorted when halved, so duplicates are adjacent.
+// propagate recomputes the ancestors of the leaves of the bits in t.list,
+// each once. In sorted order, the ancestors of leaf a_i below its lowest
+// common ancestor with a_(i+1) are a_i's alone; the rest are also
+// a_(i+1)'s and are recomputed on its way up, after every leaf below them.
 func (t *Tree) propagate() {
 	list := t.list
-	if len(list) > 24 {
+	if len(list) > 16 {
 		slices.Sort(list)
 	} else {
 		for i := 1; i < len(list); i++ {
@@ -279,39 +313,38 @@ func (t *Tree) propagate() {
 		}
 	}
 	node := t.node
-	for list[0] > 1 {
-		out, last := 0, int32(-1)
-		// Branch-free: a parent shared by two listed children is simply
-		// recomputed twice (same value) and listed once.
-		for _, v := range list {
-			q := v >> 1
-			ch := (*[4]float64)(node[4*q:])
-			par := (*[2]float64)(node[2*q:])
-			par[0], par[1] = ch[0]+ch[2], ch[1]+ch[3]
-			out -= b2i(q == last)
-			list[out] = q
-			out++
-			last = q
+	for i, a := range list {
+		steps := t.depth
+		if i+1 < len(list) {
+			// The lowest common ancestor is as many levels up as the
+			// base-4 digits of the positions that differ.
+			steps = (bits.Len32(uint32(a^list[i+1]))+1)/2 - 1
 		}
-		list = list[:out]
+		q := t.base + int(a)
+		for range steps {
+			g := q &^ 3
+			ch := node[g : g+4 : g+4]
+			q = q>>2 + 2
+			node[q] = [2]float64{(ch[0][0] + ch[1][0]) + (ch[2][0] + ch[3][0]),
+				(ch[0][1] + ch[1][1]) + (ch[2][1] + ch[3][1])}
+		}
 	}
-	t.list = list
 }
 
 // rebuild recomputes every internal node.
 func (t *Tree) rebuild() {
 	node := t.node
-	for q := t.p - 1; q >= 1; q-- {
-		c := 4 * q
-		node[2*q] = node[c] + node[c+2]
-		node[2*q+1] = node[c+1] + node[c+3]
+	for q := t.base - 1; q >= 3; q-- {
+		ch := node[4*q-8 : 4*q-4 : 4*q-4]
+		node[q] = [2]float64{(ch[0][0] + ch[1][0]) + (ch[2][0] + ch[3][0]),
+			(ch[0][1] + ch[1][1]) + (ch[2][1] + ch[3][1])}
 	}
 }
 
 // pickLog is log w of available bit l at both biases (valid after setLeaf).
 func (t *Tree) pickLog(l int32) [2]float64 {
 	if t.tabled {
-		return t.tab[int(t.off[l])+int(t.code[l])].lw
+		return t.tab[t.cur[l]].lw
 	}
 	return t.lw[l]
 }
@@ -339,24 +372,30 @@ func (t *Tree) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64, f
 	start := len(path)
 	z0, z1 := newLogProd(), newLogProd()
 	var sl [2]float64
-	node, p := t.node, t.p
+	node := t.node
 	for range k {
-		z0.mul(node[2])
-		z1.mul(node[3])
-		x := rng.Float64(r) * node[2+b]
-		q := 1
-		for q < p {
-			c := 4*q + b
-			left := node[c]
-			// Branch-free descent (the direction is a coin flip, so a
-			// branch mispredicts half the time). A right subtree of
-			// weight 0 is never entered, so rounding at the edge cannot
-			// pick an unavailable bit.
-			right := b2i(x >= left) & b2i(node[c+2] != 0)
-			x -= left * float64(right)
-			q = 2*q + right
+		z0.mul(node[3][0])
+		z1.mul(node[3][1])
+		x := rng.Float64(r) * node[3][b]
+		q := 3
+		for range t.depth {
+			g := 4*q - 8
+			ch := node[g : g+4 : g+4]
+			// The child is the number of prefix sums <= x, counted
+			// without branches (each comparison is a coin flip).
+			s1 := ch[0][b]
+			s2 := s1 + ch[1][b]
+			s3 := s2 + ch[2][b]
+			j := b2i(x >= s1) + b2i(x >= s2) + b2i(x >= s3)
+			// Rounding can leave x at or past the total: never enter
+			// a child of weight 0 (an unavailable bit).
+			for j > 0 && ch[j][b] == 0 {
+				j--
+			}
+			x -= [4]float64{0, s1, s2, s3}[j]
+			q = g + j
 		}
-		l := int32(q - p)
+		l := int32(q - t.base)
 		lw := t.pickLog(l)
 		sl[0] += lw[0]
 		sl[1] += lw[1]
@@ -381,8 +420,8 @@ func (t *Tree) Replay(path []int32, backwards bool) ([2]float64, float64) {
 		if !t.avail[l] {
 			panic(fmt.Sprintf("sparse: replayed walk visits bit %d twice", l))
 		}
-		z0.mul(t.node[2])
-		z1.mul(t.node[3])
+		z0.mul(t.node[3][0])
+		z1.mul(t.node[3][1])
 		lw := t.pickLog(l)
 		sl[0] += lw[0]
 		sl[1] += lw[1]
@@ -403,7 +442,7 @@ func (t *Tree) Flip(path []int32) {
 	mark := func(l int32) {
 		if t.stamp[l] != t.tick {
 			t.stamp[l] = t.tick
-			list = append(list, int32(t.p)+l)
+			list = append(list, l)
 		}
 	}
 	m := t.m
@@ -415,10 +454,10 @@ func (t *Tree) Flip(path []int32) {
 		}
 	}
 	for _, v := range list {
-		t.setLeaf(v - int32(t.p))
+		t.setLeaf(v)
 	}
 	t.list = list
-	if 4*len(list) > t.p {
+	if 4*len(list) > t.n {
 		t.rebuild()
 		return
 	}
@@ -444,7 +483,7 @@ func (t *Tree) SetSpins(s []int8) {
 	if t.tabled {
 		m := t.m
 		for i := range t.n {
-			c := uint32(0)
+			c := int32(0)
 			if t.s[i] == 1 {
 				c = 1
 			}
@@ -453,7 +492,7 @@ func (t *Tree) SetSpins(s []int8) {
 					c |= 1 << (1 + k - m.Start[i])
 				}
 			}
-			t.code[i] = c
+			t.cur[i] = t.off[i] | c
 		}
 	}
 	t.refresh()

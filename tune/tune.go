@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -66,6 +67,12 @@ func ParseBounds(s bo.Space, text string) (bo.Space, error) {
 	if err := out.Validate(); err != nil {
 		return s, fmt.Errorf("--bounds: %v", err)
 	}
+	// Every point of the box must be a valid theta.
+	for i, min := range []float64{1, 1, 1e-9, 1e-9, 0, 0, 0, 1} {
+		if out.Dims[i].Lo < min {
+			return s, fmt.Errorf("--bounds: %s must be at least %g (got %g)", Names[i], min, out.Dims[i].Lo)
+		}
+	}
 	return out, nil
 }
 
@@ -84,8 +91,8 @@ func ThetaOf(p []float64) saw.Theta {
 // over lags 1..maxLag: the area under the ACF, as in the paper.
 func Reward(energies []float64, maxLag int) float64 {
 	maxLag = min(maxLag, len(energies)-1)
-	if maxLag < 1 {
-		return 0
+	if maxLag < 1 || slices.Min(energies) == slices.Max(energies) {
+		return 0 // a chain that never moved must not look uncorrelated
 	}
 	a := diag.ACF(energies, maxLag)
 	s := 0.0

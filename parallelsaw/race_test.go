@@ -1,0 +1,5 @@
+//go:build race
+
+package parallelsaw
+
+const raceEnabled = true
