@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	_ "sardonics/data" // the paper-rbm model
 	"sardonics/model"
 	"sardonics/runner"
 	"sardonics/saw"

@@ -42,3 +42,33 @@ type Engine interface {
 	// SetSpins replaces the state.
 	SetSpins(s []int8)
 }
+
+// FastReverser is an optional extension of Engine: it scores the reverse
+// path of a move without replaying it, from data its Walk recorded, so that
+// a rejected move only has to be undone and an accepted one costs nothing
+// more. Scoring in place costs more than the normalizers a replay computes
+// and undoing costs about what replaying does, so it pays only from some
+// acceptance rate on. The move uses it when the engine implements it and
+// the chain's recent acceptance rate reaches FastAcceptance, and replays
+// otherwise (or when ReverseLogProbs returns false). Both paths give the
+// same acceptance probabilities, so the choice does not change the chain's
+// kernel.
+type FastReverser interface {
+	// ReverseLogProbs is called right after the move's walks, with the
+	// engine at their end state: path holds the bits of the consecutive
+	// Walk calls that started with an empty path, walk w being
+	// path[bounds[w]:bounds[w+1]] (or of one forward Replay: one walk). It sets rev[j] to the log-probability
+	// at both biases of reverse walk j, i.e. forward walk len(bounds)-2-j
+	// replayed backwards from the state after it, equal to what Replay
+	// would give, and leaves the state unchanged. It returns false (rev is
+	// then unspecified, the state still unchanged) when it has no record of
+	// exactly these walks or cannot score them accurately; the move then
+	// replays them.
+	ReverseLogProbs(path []int32, bounds []int, rev [][2]float64) bool
+	// Undo flips the bits of path in reverse order, returning the state
+	// (and the energy, exactly) to where it was before path.
+	Undo(path []int32)
+	// FastAcceptance is the acceptance rate from which the fast path pays
+	// (0: always).
+	FastAcceptance() float64
+}

@@ -162,6 +162,7 @@ type mover struct {
 	fwd    [][2]float64
 	rev    [][2]float64
 	types  []WalkType
+	rej    float64 // recent rejection rate: an average over about 64 moves
 }
 
 // move makes one SARDONICS move on eng (whose biases are already set for
@@ -191,15 +192,29 @@ func (mv *mover) move(eng Engine, r *rand.PCG, th Theta, beta float64, opts Opti
 		dE += d
 		mv.bounds = append(mv.bounds, len(mv.path))
 	}
-	// The reverse path: the reversed walks in reverse order. Replaying it
-	// returns the engine to x0.
-	for w := nw - 1; w >= 0; w-- {
-		mv.rev[nw-1-w], _ = eng.Replay(mv.path[mv.bounds[w]:mv.bounds[w+1]], true)
+	// The reverse path: the reversed walks in reverse order. A
+	// FastReverser scores it in place (the engine stays at x1 and is
+	// undone on rejection); otherwise replaying it returns the engine to
+	// x0 and acceptance flips the path again.
+	fr, fast := eng.(FastReverser)
+	fast = fast && 1-mv.rej >= fr.FastAcceptance() && fr.ReverseLogProbs(mv.path, mv.bounds, mv.rev)
+	if !fast {
+		for w := nw - 1; w >= 0; w-- {
+			mv.rev[nw-1-w], _ = eng.Replay(mv.path[mv.bounds[w]:mv.bounds[w+1]], true)
+		}
 	}
 	lr := LogAcceptRatio(p, mv.types, mv.fwd, mv.rev, opts.Layout, opts.Accept, beta*dE)
 	ok := lr >= 0 || math.Log(rng.Float64(r)) < lr
-	if ok {
+	switch {
+	case ok && !fast:
 		eng.Flip(mv.path)
+	case !ok && fast:
+		fr.Undo(mv.path)
+	}
+	if ok {
+		mv.rej -= mv.rej / 64
+	} else {
+		mv.rej += (1 - mv.rej) / 64
 	}
 	return ok, len(mv.path)
 }

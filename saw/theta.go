@@ -20,7 +20,7 @@ type Theta struct {
 
 // DefaultTheta is used when no parameters are given. It is a placeholder
 // to be tuned from measurements; kl = 1 keeps the chain irreducible.
-var DefaultTheta = Theta{KL: 1, KU: 20, GL: 0.95, GH: 1.05, PLL: 0.4, PHL: 0.3, PLH: 0.3, N: 1}
+var DefaultTheta = Theta{KL: 1, KU: 10, GL: 0.95, GH: 1.05, PLL: 0.4, PHL: 0.3, PLH: 0.3, N: 1}
 
 var thetaKeys = []string{"kl", "ku", "gl", "gh", "pll", "phl", "plh", "n"}
 

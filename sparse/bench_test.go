@@ -104,6 +104,7 @@ func benchEngine(b *testing.B, eng saw.Engine) {
 	// estimates the cost on an idle core.
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/flips, "ns/flip")
 	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/flips, "cpu-ns/flip")
+	b.ReportMetric(float64(c.Stats().Accepted)/float64(c.Stats().Proposed), "acc")
 	if !math.IsInf(best, 1) {
 		b.ReportMetric(best, "best-ns/flip")
 	}
@@ -126,13 +127,71 @@ func mustBucket(tb testing.TB, m *model.Ising) saw.Engine {
 	return e
 }
 
-func BenchmarkFerroBucket(b *testing.B)      { benchEngine(b, mustBucket(b, ferro2d(b))) }
-func BenchmarkFerroTree(b *testing.B)        { benchEngine(b, NewTree(ferro2d(b), nil)) }
-func BenchmarkFrustratedBucket(b *testing.B) { benchEngine(b, mustBucket(b, frustrated2d(b))) }
-func BenchmarkFrustratedTree(b *testing.B)   { benchEngine(b, NewTree(frustrated2d(b), nil)) }
-func BenchmarkSpinGlassBucket(b *testing.B)  { benchEngine(b, mustBucket(b, spinGlass3d(b))) }
-func BenchmarkChimeraTree(b *testing.B)      { benchEngine(b, NewTree(chimera(b, 4, 4, 4), nil)) }
-func BenchmarkChimera16Tree(b *testing.B)    { benchEngine(b, NewTree(chimera(b, 16, 16, 4), nil)) }
+// benchBoth runs benchEngine on a fresh engine as the move uses it
+// ("auto": its saw.FastReverser, if any, where the acceptance rate makes
+// it pay), with the fast reverse on every move ("fast", also reporting the
+// fraction of moves it refused) and with the reverse path always replayed
+// ("replay"), back to back.
+func benchBoth(b *testing.B, mk func() saw.Engine) {
+	b.Run("auto", func(b *testing.B) { benchEngine(b, mk()) })
+	eng := mk()
+	if _, ok := eng.(saw.FastReverser); !ok {
+		return
+	}
+	b.Run("fast", func(b *testing.B) {
+		c := newCountRev(mk())
+		benchEngine(b, c)
+		b.ReportMetric(float64(c.refused)/float64(c.calls), "refused")
+	})
+	b.Run("replay", func(b *testing.B) { benchEngine(b, replayOnly{mk()}) })
+}
+
+// countRev forces the fast reverse of an engine that has one (acceptance
+// threshold 0) and counts the moves it refuses.
+type countRev struct {
+	saw.Engine
+	fr             saw.FastReverser
+	calls, refused int
+}
+
+func newCountRev(eng saw.Engine) *countRev {
+	return &countRev{Engine: eng, fr: eng.(saw.FastReverser)}
+}
+
+func (c *countRev) FastAcceptance() float64 { return 0 }
+
+func (c *countRev) ReverseLogProbs(path []int32, bounds []int, rev [][2]float64) bool {
+	ok := c.fr.ReverseLogProbs(path, bounds, rev)
+	c.calls++
+	if !ok {
+		c.refused++
+	}
+	return ok
+}
+
+func (c *countRev) Undo(path []int32) { c.fr.Undo(path) }
+
+func BenchmarkFerroBucket(b *testing.B) {
+	benchBoth(b, func() saw.Engine { return mustBucket(b, ferro2d(b)) })
+}
+func BenchmarkFerroTree(b *testing.B) {
+	benchBoth(b, func() saw.Engine { return NewTree(ferro2d(b), nil) })
+}
+func BenchmarkFrustratedBucket(b *testing.B) {
+	benchBoth(b, func() saw.Engine { return mustBucket(b, frustrated2d(b)) })
+}
+func BenchmarkFrustratedTree(b *testing.B) {
+	benchBoth(b, func() saw.Engine { return NewTree(frustrated2d(b), nil) })
+}
+func BenchmarkSpinGlassBucket(b *testing.B) {
+	benchBoth(b, func() saw.Engine { return mustBucket(b, spinGlass3d(b)) })
+}
+func BenchmarkChimeraTree(b *testing.B) {
+	benchBoth(b, func() saw.Engine { return NewTree(chimera(b, 4, 4, 4), nil) })
+}
+func BenchmarkChimera16Tree(b *testing.B) {
+	benchBoth(b, func() saw.Engine { return NewTree(chimera(b, 16, 16, 4), nil) })
+}
 
 // BenchmarkCalibrate is 4096 dependent float64 additions per op (about 4
 // cycles each on an idle core): it shows how loaded the machine was when

@@ -51,6 +51,13 @@ type Bucket struct {
 	wt  saw.Weight
 	w   []float64 // class c at bias b: w[2c+b] = exp(lw[2c+b])
 	lw  []float64
+
+	// The move's record for ReverseLogProbs (see reverse.go).
+	tcnt []int32 // per class: unavailable bits
+	rec  []int32 // rec[p*nc+c]: bits of class c after the move's flip p
+	recN int     // flips recorded since the move's first walk; -1: none
+	fcnt []int32 // per class: the reverse walk's unavailable bits
+	ovl  []bover // path bits' virtual state
 }
 
 // bbit is one bit's state, kept together so a neighbour update touches one
@@ -59,6 +66,7 @@ type bbit struct {
 	qb  int32 // dE/(2g) + r
 	pos int32 // index in mem, -1 while unavailable
 	s   int32 // spin
+	ov  int32 // index in ovl during ReverseLogProbs, else -1
 }
 
 type bclass struct{ base, cnt int32 }
@@ -167,6 +175,7 @@ func NewBucket(m *model.Ising, init []int8) (*Bucket, error) {
 		start: m.Start, edges: make([]bedge, len(m.J)), g: c.g,
 		qv: c.qv, cl: make([]bclass, nc),
 		w: make([]float64, 2*nc), lw: make([]float64, 2*nc),
+		tcnt: make([]int32, nc), fcnt: make([]int32, nc), recN: -1,
 	}
 	for k, j := range m.J {
 		bk.edges[k] = bedge{m.Adj[k], int32(2 * (int64(j) / c.g))}
@@ -197,6 +206,7 @@ func (bk *Bucket) SetBiases(gammaL, gammaH float64, w saw.Weight) {
 
 func (bk *Bucket) setBiases(gammaL, gammaH float64, w saw.Weight) {
 	bk.gam, bk.wt = [2]float64{gammaL, gammaH}, w
+	bk.recN = -1
 	for c, x := range bk.qv {
 		dE := float64(2 * bk.g * int64(x))
 		for b := range 2 {
@@ -214,6 +224,7 @@ func (bk *Bucket) insert(l int32, c int) {
 	bk.mem[p] = l
 	bk.bits[l].pos = p
 	cl.cnt++
+	bk.tcnt[c]--
 }
 
 func (bk *Bucket) remove(l int32, c int) {
@@ -237,6 +248,8 @@ func (bk *Bucket) take(l int32) int32 {
 	st.s = sl
 	bk.s[l] = int8(sl)
 	st.qb = bk.r - q
+	tcnt := bk.tcnt
+	tcnt[cls[st.qb]]++
 	for _, e := range bk.edges[bk.start[l]:bk.start[l+1]] {
 		bj := &bits[e.j]
 		// The field of j changes by 2 J s_l(new), its q by s_j times that.
@@ -244,7 +257,12 @@ func (bk *Bucket) take(l int32) int32 {
 		nw := old + e.jq*sl*bj.s
 		bj.qb = nw
 		oc, nc := cls[old], cls[nw]
-		if oc == nc || bj.pos < 0 {
+		if oc == nc {
+			continue
+		}
+		if bj.pos < 0 {
+			tcnt[oc]--
+			tcnt[nc]++
 			continue
 		}
 		// Move j from class oc (swap with its last member) to nc.
@@ -269,6 +287,8 @@ func (bk *Bucket) release(path []int32) {
 }
 
 // norms is Z at both biases.
+// Every normalizer (here, in Walk and in ReverseLogProbs) is summed in the
+// same order, so that a walk scored by any of them gets the same bits.
 func (bk *Bucket) norms() (z0, z1 float64) {
 	w := bk.w[:2*len(bk.cl)]
 	for c, cl := range bk.cl {
@@ -289,7 +309,27 @@ func (bk *Bucket) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64
 	var sl [2]float64
 	dq := int64(0)
 	w, cl := bk.w[:2*len(bk.cl)], bk.cl
-	for range k {
+	// Record the class counts of all bits after each flip (rec), for
+	// ReverseLogProbs: the ones after flip i-1 are taken at step i.
+	nc := len(cl)
+	if start == 0 {
+		bk.recN = 0
+	}
+	record := bk.recN == start
+	if record {
+		bk.rec = slices.Grow(bk.rec[:start*nc], k*nc)[:(start+k)*nc]
+		bk.recN = start + k
+	} else {
+		bk.recN = -1
+	}
+	tcnt := bk.tcnt[:nc]
+	for i := range k {
+		if record && i > 0 {
+			rc := bk.rec[(start+i-1)*nc : (start+i)*nc]
+			for c := range rc {
+				rc[c] = cl[c].cnt + tcnt[c]
+			}
+		}
 		z0, z1 := bk.norms()
 		p0.mul(z0)
 		p1.mul(z1)
@@ -324,16 +364,34 @@ func (bk *Bucket) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64
 		path = append(path, l)
 	}
 	bk.release(path[start:])
+	if record && k > 0 {
+		rc := bk.rec[(start+k-1)*nc : (start+k)*nc]
+		for c := range cl {
+			rc[c] = cl[c].cnt
+		}
+	}
 	return path, [2]float64{sl[0] - p0.log(), sl[1] - p1.log()}, float64(2 * bk.g * dq)
 }
 
 // Replay replays path as one SAW (see saw.Engine). A path that repeats a
-// bit is a programmer error and panics.
+// bit is a programmer error and panics. Forwards, it records path as a
+// move's only walk, as Walk would (see saw.FastReverser).
 func (bk *Bucket) Replay(path []int32, backwards bool) ([2]float64, float64) {
+	bk.recN = -1
 	p0, p1 := newLogProd(), newLogProd()
 	var sl [2]float64
 	dq := int64(0)
+	nc := len(bk.cl)
+	if !backwards {
+		bk.rec = slices.Grow(bk.rec[:0], len(path)*nc)[:len(path)*nc]
+	}
 	for i := range path {
+		if !backwards && i > 0 {
+			rc := bk.rec[(i-1)*nc : i*nc]
+			for c := range rc {
+				rc[c] = bk.cl[c].cnt + bk.tcnt[c]
+			}
+		}
 		l := path[i]
 		if backwards {
 			l = path[len(path)-1-i]
@@ -351,11 +409,21 @@ func (bk *Bucket) Replay(path []int32, backwards bool) ([2]float64, float64) {
 		dq += int64(bk.take(l))
 	}
 	bk.release(path)
+	if !backwards {
+		if n := len(path); n > 0 {
+			rc := bk.rec[(n-1)*nc : n*nc]
+			for c := range rc {
+				rc[c] = bk.cl[c].cnt
+			}
+		}
+		bk.recN = len(path)
+	}
 	return [2]float64{sl[0] - p0.log(), sl[1] - p1.log()}, float64(2 * bk.g * dq)
 }
 
 // Flip flips the bits of path in order with no probability bookkeeping.
 func (bk *Bucket) Flip(path []int32) {
+	bk.recN = -1
 	for _, l := range path {
 		bk.remove(l, bk.class(l))
 		bk.take(l)
@@ -392,7 +460,9 @@ func (bk *Bucket) SetSpins(s []int8) {
 			}
 		}
 		bk.eInt -= si * (pair + int64(m.H[i]))
-		bk.bits[i] = bbit{qb: int32(si*f/bk.g) + bk.r, s: int32(si)}
+		bk.bits[i] = bbit{qb: int32(si*f/bk.g) + bk.r, s: int32(si), ov: -1}
 		bk.insert(i, bk.class(i))
 	}
+	clear(bk.tcnt) // insert counted every bit out of the unavailable ones
+	bk.recN = -1
 }

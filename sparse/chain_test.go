@@ -31,6 +31,14 @@ func TestChainExactDistribution(t *testing.T) {
 				t.Fatal(err)
 			}
 			eng := f.make(t, m, nil)
+			// Use the engine's fast reverse on every move (it refuses
+			// some, which replay) and count them: both paths must keep pi
+			// exact.
+			var cr *countRev
+			if _, ok := eng.(saw.FastReverser); ok {
+				cr = newCountRev(eng)
+				eng = cr
+			}
 			c, err := saw.NewChain(eng, beta, th, opts, rand.NewPCG(uint64(fi), uint64(oi)))
 			if err != nil {
 				t.Fatal(err)
@@ -44,6 +52,12 @@ func TestChainExactDistribution(t *testing.T) {
 			}
 			if d := math.Abs(c.Energy() - m.Energy(c.Spins())); d > 1e-9 {
 				t.Errorf("%s: tracked energy off by %g", f.name, d)
+			}
+			if cr != nil {
+				t.Logf("%s: fast reverse refused on %d of %d moves", f.name, cr.refused, cr.calls)
+				if f.name != "tree-direct" && !(cr.refused*2 < cr.calls) {
+					t.Errorf("%s: fast reverse refused on %d of %d moves", f.name, cr.refused, cr.calls)
+				}
 			}
 			stat, df, p := stattest.ChiSquare(counts, probs)
 			t.Logf("%s %+v: chi2 %.1f df %d p %.3g, acceptance %.2f", f.name, opts, stat, df, p,

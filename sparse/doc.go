@@ -18,5 +18,14 @@
 // the normalizers of the forward walk it undoes, and the energy returns
 // exactly to its previous value when a walk is undone.
 //
+// Both also implement saw.FastReverser (the tree in table mode): Walk
+// records a little per flip (bucket: the class counts of all bits; tree:
+// the available weight but the pick's), from which the move's reverse walks
+// are scored without replaying them, on an overlay of the path bits'
+// states; a rejected move is then undone. The bucket's reverse
+// log-probabilities equal Replay's bit for bit; the tree's agree to about
+// 1e-15 and it refuses (the move replays) when cancellation could cost more
+// than about 1e-11. See reverse.go.
+//
 // An engine is not safe for concurrent use; run one per goroutine.
 package sparse

@@ -27,14 +27,37 @@ func TestKernelExact(t *testing.T) {
 							th saw.Theta
 						}{{5, th}, {3, th2}} {
 							m := randomGraph(t, c.M, 2*c.M, f.integer, 1, uint64(c.M))
-							K, err := saw.Kernel(func(s []int8) saw.Engine { return f.make(t, m, validSpins(s)) }, c.M, 0.9, c.th, opts)
-							if err != nil {
-								t.Fatal(err)
+							// The reverse walks are scored in place where the
+							// engine can (counted), and, for the logistic
+							// weight, also by replaying them.
+							var cr *countRev
+							variants := []func(s []int8) saw.Engine{func(s []int8) saw.Engine {
+								eng := f.make(t, m, validSpins(s))
+								if _, ok := eng.(saw.FastReverser); ok {
+									cr = newCountRev(eng)
+									return cr
+								}
+								return eng
+							}}
+							if w == saw.Logistic {
+								variants = append(variants, func(s []int8) saw.Engine { return replayOnly{f.make(t, m, validSpins(s))} })
 							}
-							pi := saw.Boltzmann(m, 0.9)
-							db, st, rows := saw.CheckDetailedBalance(K, pi), saw.CheckStationary(K, pi), saw.CheckRows(K)
-							if db > tol || st > tol || rows > tol {
-								t.Errorf("M=%d: detailed balance %.3g, stationarity %.3g, row sums %.3g (expected <= %g)", c.M, db, st, rows, tol)
+							for vi, mk := range variants {
+								K, err := saw.Kernel(mk, c.M, 0.9, c.th, opts)
+								if err != nil {
+									t.Fatal(err)
+								}
+								pi := saw.Boltzmann(m, 0.9)
+								db, st, rows := saw.CheckDetailedBalance(K, pi), saw.CheckStationary(K, pi), saw.CheckRows(K)
+								if db > tol || st > tol || rows > tol {
+									t.Errorf("M=%d variant %d: detailed balance %.3g, stationarity %.3g, row sums %.3g (expected <= %g)", c.M, vi, db, st, rows, tol)
+								}
+								if vi == 0 && cr != nil {
+									t.Logf("M=%d: fast reverse on %d of %d walks", c.M, cr.calls-cr.refused, cr.calls)
+									if f.name != "tree-direct" && !(cr.refused*2 < cr.calls) {
+										t.Errorf("M=%d: fast reverse refused %d of %d walks", c.M, cr.refused, cr.calls)
+									}
+								}
 							}
 						}
 					})

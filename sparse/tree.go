@@ -62,6 +62,18 @@ type Tree struct {
 	list  []int32 // leaves whose ancestors need recomputing
 	stamp []uint32
 	tick  uint32
+
+	nstamp   []uint32 // propagateWide's marks, per node
+	ntick    uint32
+	lv0, lv1 []int32
+
+	// The move's record for ReverseLogProbs (see reverse.go), table mode
+	// only.
+	rec  [][2]float64 // after the move's flip p: see Walk
+	recN int          // flips recorded since the move's first walk; -1: none
+	ovix []int32      // per bit: index in ovl during ReverseLogProbs, else -1
+	ovl  []tover
+	ww   wtree // weights of the current reverse walk's bits
 }
 
 // tedge is CSR entry k of row i: neighbour j and the bit of i's spin in
@@ -107,7 +119,7 @@ func newTree(m *model.Ising, init []int8, maxEntries int) *Tree {
 	t := &Tree{
 		m: m, n: n, s: initSpins(m, init), avail: make([]bool, n),
 		base: base, depth: depth, node: make([][2]float64, base+leaves),
-		stamp: make([]uint32, n),
+		stamp: make([]uint32, n), recN: -1,
 	}
 	for i := range t.avail {
 		t.avail[i] = true
@@ -181,6 +193,10 @@ func (t *Tree) buildTables(maxEntries int) {
 		}
 	}
 	t.cur = make([]int32, t.n)
+	t.ovix = make([]int32, t.n)
+	for i := range t.ovix {
+		t.ovix[i] = -1
+	}
 }
 
 // fill computes an entry's weights at the current biases.
@@ -304,7 +320,8 @@ func (t *Tree) release(path []int32) {
 func (t *Tree) propagate() {
 	list := t.list
 	if len(list) > 16 {
-		slices.Sort(list)
+		t.propagateWide()
+		return
 	} else {
 		for i := 1; i < len(list); i++ {
 			for j := i; j > 0 && list[j] < list[j-1]; j-- {
@@ -329,6 +346,43 @@ func (t *Tree) propagate() {
 				(ch[0][1] + ch[1][1]) + (ch[2][1] + ch[3][1])}
 		}
 	}
+}
+
+// propagateWide is propagate for long lists, without sorting: level by
+// level, each parent of the previous level's nodes is recomputed once
+// (marked with a stamp), after all of its children.
+func (t *Tree) propagateWide() {
+	t.ntick++
+	if t.ntick == 0 {
+		clear(t.nstamp)
+		t.ntick = 1
+	}
+	if len(t.nstamp) != len(t.node) {
+		t.nstamp = make([]uint32, len(t.node))
+	}
+	cur := t.lv0[:0]
+	for _, a := range t.list {
+		cur = append(cur, int32(t.base)+a)
+	}
+	next := t.lv1[:0]
+	node, stamp, tick := t.node, t.nstamp, t.ntick
+	for range t.depth {
+		next = next[:0]
+		for _, q := range cur {
+			if p := q>>2 + 2; stamp[p] != tick {
+				stamp[p] = tick
+				next = append(next, p)
+			}
+		}
+		for _, p := range next {
+			g := 4*p - 8
+			ch := node[g : g+4 : g+4]
+			node[p] = [2]float64{(ch[0][0] + ch[1][0]) + (ch[2][0] + ch[3][0]),
+				(ch[0][1] + ch[1][1]) + (ch[2][1] + ch[3][1])}
+		}
+		cur, next = next, cur
+	}
+	t.lv0, t.lv1 = cur, next
 }
 
 // rebuild recomputes every internal node.
@@ -360,6 +414,7 @@ func (t *Tree) SetBiases(gammaL, gammaH float64, w saw.Weight) {
 	}
 	t.gam, t.wt = [2]float64{gammaL, gammaH}, w
 	t.epoch++
+	t.recN = -1
 	t.refresh()
 }
 
@@ -373,11 +428,26 @@ func (t *Tree) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64, f
 	z0, z1 := newLogProd(), newLogProd()
 	var sl [2]float64
 	node := t.node
-	for range k {
+	// Record for ReverseLogProbs, after each flip but the walk's last, the
+	// sum of the weights of the bits available then but the next pick (of
+	// the siblings met on the way down, so with no subtraction), and after
+	// its last flip the root with all bits available.
+	if start == 0 {
+		t.recN = 0
+	}
+	record := t.tabled && t.recN == start
+	if record {
+		t.rec = slices.Grow(t.rec[:start], k)[:start+k]
+		t.recN = start + k
+	} else {
+		t.recN = -1
+	}
+	for i := range k {
 		z0.mul(node[3][0])
 		z1.mul(node[3][1])
 		x := rng.Float64(r) * node[3][b]
 		q := 3
+		var rest [2]float64 // the available weight but the pick's
 		for range t.depth {
 			g := 4*q - 8
 			ch := node[g : g+4 : g+4]
@@ -394,6 +464,15 @@ func (t *Tree) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64, f
 			}
 			x -= [4]float64{0, s1, s2, s3}[j]
 			q = g + j
+			if record {
+				// Added, never subtracted: no cancellation.
+				a, c, d := ch[(j+1)&3], ch[(j+2)&3], ch[(j+3)&3]
+				rest[0] += (a[0] + c[0]) + d[0]
+				rest[1] += (a[1] + c[1]) + d[1]
+			}
+		}
+		if record && i > 0 {
+			t.rec[start+i-1] = rest
 		}
 		l := int32(q - t.base)
 		lw := t.pickLog(l)
@@ -403,12 +482,21 @@ func (t *Tree) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64, f
 		path = append(path, l)
 	}
 	t.release(path[start:])
+	if record && k > 0 {
+		t.rec[start+k-1] = node[3]
+	}
 	return path, [2]float64{sl[0] - z0.log(), sl[1] - z1.log()}, t.energy - e0
 }
 
 // Replay replays path as one SAW (see saw.Engine). A path that repeats a
-// bit is a programmer error and panics.
+// bit is a programmer error and panics. Forwards in table mode, it records
+// path as a move's only walk, as Walk would (see saw.FastReverser).
 func (t *Tree) Replay(path []int32, backwards bool) ([2]float64, float64) {
+	t.recN = -1
+	record := !backwards && t.tabled
+	if record {
+		t.rec = slices.Grow(t.rec[:0], len(path))[:len(path)]
+	}
 	e0 := t.energy
 	z0, z1 := newLogProd(), newLogProd()
 	var sl [2]float64
@@ -420,6 +508,9 @@ func (t *Tree) Replay(path []int32, backwards bool) ([2]float64, float64) {
 		if !t.avail[l] {
 			panic(fmt.Sprintf("sparse: replayed walk visits bit %d twice", l))
 		}
+		if record && i > 0 {
+			t.rec[i-1] = t.rest(l)
+		}
 		z0.mul(t.node[3][0])
 		z1.mul(t.node[3][1])
 		lw := t.pickLog(l)
@@ -428,11 +519,42 @@ func (t *Tree) Replay(path []int32, backwards bool) ([2]float64, float64) {
 		t.take(l, t.dE(l))
 	}
 	t.release(path)
+	if record {
+		if n := len(path); n > 0 {
+			t.rec[n-1] = t.node[3]
+		}
+		t.recN = len(path)
+	}
 	return [2]float64{sl[0] - z0.log(), sl[1] - z1.log()}, t.energy - e0
 }
 
+// rest is the available weight but bit l's: the sum of the siblings of
+// l's leaf and of its ancestors, in the order Walk's descent adds them.
+func (t *Tree) rest(l int32) [2]float64 {
+	var anc [32]int
+	q := t.base + int(l)
+	for d := t.depth - 1; d >= 0; d-- {
+		anc[d] = q
+		q = q>>2 + 2
+	}
+	var r [2]float64
+	for _, q := range anc[:t.depth] {
+		j := q & 3
+		ch := t.node[q-j : q-j+4 : q-j+4]
+		a, c, d := ch[(j+1)&3], ch[(j+2)&3], ch[(j+3)&3]
+		r[0] += (a[0] + c[0]) + d[0]
+		r[1] += (a[1] + c[1]) + d[1]
+	}
+	return r
+}
+
 // Flip flips the bits of path in order with no probability bookkeeping.
-func (t *Tree) Flip(path []int32) {
+func (t *Tree) Flip(path []int32) { t.flipPath(path, false) }
+
+// flipPath flips the bits of path in order, or in reverse order if
+// backwards.
+func (t *Tree) flipPath(path []int32, backwards bool) {
+	t.recN = -1
 	t.tick++
 	if t.tick == 0 {
 		clear(t.stamp)
@@ -446,7 +568,11 @@ func (t *Tree) Flip(path []int32) {
 		}
 	}
 	m := t.m
-	for _, l := range path {
+	for i := range path {
+		l := path[i]
+		if backwards {
+			l = path[len(path)-1-i]
+		}
 		t.flipSpin(l, t.dE(l))
 		mark(l)
 		for k := m.Start[l]; k < m.Start[l+1]; k++ {
@@ -478,6 +604,7 @@ func (t *Tree) SetSpins(s []int8) {
 		panic(fmt.Sprintf("sparse: %d spins for %d variables", len(s), t.n))
 	}
 	copy(t.s, s)
+	t.recN = -1
 	t.energy = t.m.Energy(t.s)
 	t.jr.reset()
 	if t.tabled {

@@ -1,0 +1,38 @@
+package paper
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A smoke run of every experiment at 1% of the paper's length writes every
+// output and tables that name each experiment and claim.
+func TestScaledRun(t *testing.T) {
+	dir := t.TempDir()
+	if err := Run(Config{Out: dir, Scale: 0.01, Trials: 2, Seed: 1}, os.Stderr); err != nil {
+		t.Fatal(err)
+	}
+	for _, ex := range Experiments {
+		for _, f := range []string{"summary.json", "acf.png", "trace.png", "rewards.png"} {
+			if _, err := os.Stat(filepath.Join(dir, ex.Name, f)); err != nil {
+				t.Errorf("%s: %v", ex.Name, err)
+			}
+		}
+	}
+	table, _ := os.ReadFile(filepath.Join(dir, "table.md"))
+	claims, _ := os.ReadFile(filepath.Join(dir, "claims.md"))
+	for _, ex := range Experiments {
+		if !strings.Contains(string(table), "| "+ex.Name+" |") {
+			t.Errorf("table.md lacks %s", ex.Name)
+		}
+	}
+	if n := strings.Count(string(claims), "\n| "); n < len(claims)/1000 || !strings.Contains(string(claims), "chimera") {
+		t.Errorf("claims.md looks incomplete:\n%s", claims)
+	}
+	// The tables rebuild from the summaries alone.
+	if err := Run(Config{Out: dir, Scale: 0.01, TablesOnly: true}, os.Stderr); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Copies measured tables into README.md between <!-- NAME:begin --> and
+<!-- NAME:end --> markers, so that no number in the README is typed by hand.
+Sources: results/paper/{table,claims}.md, results/mixing/table.md,
+results/tuning/table.md, results/bench/bench.json. Usage: scripts/readme-tables.py"""
+import json, os, re, sys
+
+root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+os.chdir(root)
+
+
+def read(path):
+    return open(path).read().strip() if os.path.exists(path) else None
+
+
+def bench_table():
+    path = "results/bench/bench.json"
+    if not os.path.exists(path):
+        return None
+    r = json.load(open(path))
+    rows = [f"Machine: {r['machine']}, {r['go']}, measured {r['date']} with `sardonics bench --ess --budget 2s --out results/bench`.", "",
+            "| kernel | model | beta | value | unit | note |", "|---|---|---:|---:|---|---|"]
+    for l in r["lines"]:
+        rows.append(f"| {l['name']} | {l['model']} | {l['beta']:.4g} | {l['value']:.4g} | {l['unit']} | {l.get('note', '')} |")
+    return "\n".join(rows)
+
+
+blocks = {
+    "paper-table": read("results/paper/table.md"),
+    "paper-claims": read("results/paper/claims.md"),
+    "mixing": read("results/mixing/table.md"),
+    "tuning": read("results/tuning/table.md"),
+    "bench": bench_table(),
+}
+text = open("README.md").read()
+for name, body in blocks.items():
+    if body is None:
+        print(f"readme-tables: no source for {name}", file=sys.stderr)
+        continue
+    pat = re.compile(rf"(<!-- {name}:begin -->\n).*?(<!-- {name}:end -->)", re.S)
+    if not pat.search(text):
+        print(f"readme-tables: README has no {name} markers", file=sys.stderr)
+        continue
+    text = pat.sub(lambda m: m.group(1) + body + "\n" + m.group(2), text)
+open("README.md", "w").write(text)
