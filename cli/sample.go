@@ -198,8 +198,8 @@ DIR/rewards.png and DIR/tuning.csv.`,
 }
 
 func settingsString(sf sawFlags, tf tuneFlags) string {
-	return fmt.Sprintf("params=%s layout=%s weight=%s accept=%s tune=%v policy=%s iterations=%d iter-steps=%d",
-		sf.params, sf.layout, sf.weight, sf.accept, tf.tune, tf.policy, tf.iterations, tf.iterSteps)
+	return fmt.Sprintf("params=%s layout=%s weight=%s accept=%s engine=%s tune=%v policy=%s iterations=%d iter-steps=%d reward=%s bounds=%s kernels=%d",
+		sf.params, sf.layout, sf.weight, sf.accept, sf.engine, tf.tune, tf.policy, tf.iterations, tf.iterSteps, tf.reward, tf.bounds, tf.kernels)
 }
 
 // runAndWrite runs cfg, writing every output into dir; SIGINT and SIGTERM

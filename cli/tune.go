@@ -25,6 +25,7 @@ type tuneFlags struct {
 	tau        float64
 	bounds     string
 	refit      int
+	reward     string
 }
 
 func (t *tuneFlags) register(fs *flag.FlagSet) {
@@ -36,7 +37,8 @@ func (t *tuneFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&t.kernels, "kernels", 1000, "settings K drawn from the Boltzmann policy for the sampling phase")
 	fs.Float64Var(&t.tau, "policy-tau", 0.2, "temperature of the Boltzmann policy, in standard deviations of the rewards")
 	fs.StringVar(&t.bounds, "bounds", "", "override search bounds, e.g. kl=1:20,ku=2:60,gl=0.9:1,gh=1:1.1,n=1:2")
-	fs.IntVar(&t.refit, "refit-every", 1, "refit the GP hyperparameters every N iterations")
+	fs.IntVar(&t.refit, "refit-every", 0, "refit the GP hyperparameters every N iterations (0: whenever the data grew by 10%)")
+	fs.StringVar(&t.reward, "reward", "acf", "tuning reward: acf (the paper's: one minus the ACF area per step) or cost (flips per autocorrelation time: charges long walks)")
 }
 
 func (t *tuneFlags) config() (tune.Config, error) {
@@ -47,8 +49,11 @@ func (t *tuneFlags) config() (tune.Config, error) {
 	if t.iterations < 1 || t.iterSteps < 2 || t.kernels < 1 || !(t.tau > 0) {
 		return tune.Config{}, usagef("need --iterations >= 1, --iter-steps >= 2, --kernels >= 1, --policy-tau > 0")
 	}
+	if t.reward != "acf" && t.reward != "cost" {
+		return tune.Config{}, usagef("--reward %q (expected acf or cost)", t.reward)
+	}
 	c := tune.Config{Space: sp, Iterations: t.iterations, IterSteps: t.iterSteps, ACFLag: t.acfLag,
-		Kernels: t.kernels, PolicyTau: t.tau}
+		Kernels: t.kernels, PolicyTau: t.tau, CostAware: t.reward == "cost"}
 	c.BO.RefitEvery = t.refit
 	return c, nil
 }

@@ -104,6 +104,21 @@ func Reward(energies []float64, maxLag int) float64 {
 	return 1 - s/float64(maxLag)
 }
 
+// CostReward scores a setting by the proposed flips it needs per
+// autocorrelation time, in sweeps: -log(tau * flipsPerStep / M), with tau
+// estimated as 1 + 2 * sum of |ACF| over lags 1..maxLag (the paper's area,
+// unnormalized). Unlike Reward it charges long walks for their cost, so the
+// tuner optimizes mixing per flip (per CPU-second, up to the cost of a
+// flip) rather than per step. A chain that never moved gets the worst tau.
+func CostReward(energies []float64, maxLag int, flipsPerStep float64, M int) float64 {
+	maxLag = min(maxLag, len(energies)-1)
+	tau := 1 + 2*float64(max(maxLag, 1))
+	if maxLag >= 1 && slices.Min(energies) != slices.Max(energies) {
+		tau = 1 + 2*float64(maxLag)*(1-Reward(energies, maxLag))
+	}
+	return -math.Log(tau * math.Max(flipsPerStep, 1) / float64(M))
+}
+
 // Config is the adaptation phase's setting.
 type Config struct {
 	Space      bo.Space
@@ -112,6 +127,7 @@ type Config struct {
 	ACFLag     int     // lags scored (default min(100, L-1))
 	Kernels    int     // K settings drawn from the policy (default 1000)
 	PolicyTau  float64 // temperature of the Boltzmann policy, in reward standard deviations (default 0.2)
+	CostAware  bool    // score by CostReward (flips per autocorrelation time) instead of the paper's Reward
 	BO         bo.Options
 }
 
@@ -182,11 +198,16 @@ func (s *Session) Iterate(ch *saw.Chain, step func()) error {
 	if err := ch.SetThetas([]saw.Theta{th}); err != nil {
 		return err
 	}
+	flips0 := ch.Stats().Flips
 	for j := range s.energies {
 		step()
 		s.energies[j] = ch.Energy()
 	}
 	rw := Reward(s.energies, s.cfg.ACFLag)
+	if s.cfg.CostAware {
+		fps := float64(ch.Stats().Flips-flips0) / float64(len(s.energies))
+		rw = CostReward(s.energies, s.cfg.ACFLag, fps, ch.Engine().N())
+	}
 	if err := s.opt.Observe(u, rw); err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -235,5 +236,21 @@ func TestAdaptedChainExact(t *testing.T) {
 	t.Logf("chi-square %.1f on %d df, p = %.3g", stat, df, p)
 	if !(p > 1e-4) {
 		t.Errorf("visited states do not follow the exact distribution: chi-square %.1f on %d df, p = %.3g", stat, df, p)
+	}
+}
+
+func TestCostRewardChargesFlips(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	x := make([]float64, 200)
+	for i := range x {
+		x[i] = r.NormFloat64()
+	}
+	cheap, dear := CostReward(x, 50, 10, 100), CostReward(x, 50, 1000, 100)
+	if !(cheap > dear) || math.Abs(cheap-dear-math.Log(100)) > 1e-12 {
+		t.Errorf("cost reward: %v at 10 flips/step, %v at 1000", cheap, dear)
+	}
+	stuck := make([]float64, 200)
+	if CostReward(stuck, 50, 10, 100) >= cheap {
+		t.Error("a stuck chain scores as well as a moving one")
 	}
 }
