@@ -4,12 +4,15 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	_ "sardonics/data" // the paper-rbm model
 	"sardonics/model"
+	"sardonics/report"
 	"sardonics/runner"
 	"sardonics/saw"
 	"sardonics/topology"
@@ -78,6 +81,15 @@ func Run(cfg Config, log io.Writer) error {
 				return err
 			}
 			done = append(done, o)
+			if _, err := os.Stat(filepath.Join(dir, "model.png")); HasPicture(ex) && err != nil {
+				m, err := model.Load(ex.Spec)
+				if err != nil {
+					return err
+				}
+				if err := modelPicture(filepath.Join(dir, "model.png"), ex, m); err != nil {
+					return err
+				}
+			}
 			continue
 		}
 		m, err := model.Load(ex.Spec)
@@ -113,6 +125,9 @@ func Run(cfg Config, log io.Writer) error {
 		if _, err := runner.WriteSummary(dir, meta, topology.Describe(), results, recs); err != nil {
 			return err
 		}
+		if err := modelPicture(filepath.Join(dir, "model.png"), ex, m); err != nil {
+			return fmt.Errorf("%s: %w", ex.Name, err)
+		}
 		fmt.Fprint(log, runner.Table(results))
 		fmt.Fprintf(log, "%s took %s\n", ex.Name, time.Since(start).Round(time.Second))
 		done = append(done, &Outcome{Experiment: ex, Results: results, Steps: steps})
@@ -124,6 +139,43 @@ func Run(cfg Config, log io.Writer) error {
 		return err
 	}
 	return runner.WriteFileAtomic(filepath.Join(cfg.Out, "claims.md"), []byte(Claims(done)))
+}
+
+// HasPicture tells whether an experiment gets a model.png: the lattices and
+// the chimera do; the RBM does not (its picture would be a weight matrix).
+func HasPicture(ex Experiment) bool {
+	kind, _, _ := strings.Cut(ex.Spec, ":")
+	switch kind {
+	case "ferro2d", "frustrated2d", "spinglass3d", "chimera":
+		return true
+	}
+	return false
+}
+
+// modelPicture draws the model of ex to path where HasPicture says so: a 2D
+// torus with its coupling signs, the 3D torus layer by layer, or the chimera
+// layout. Sizes come from the keys of ex.Spec (L, or M, N and T).
+func modelPicture(path string, ex Experiment, m *model.Model) error {
+	if !HasPicture(ex) {
+		return nil
+	}
+	kind, rest, _ := strings.Cut(ex.Spec, ":")
+	keys := map[string]int{}
+	for _, kv := range strings.Split(rest, ",") {
+		k, v, _ := strings.Cut(kv, "=")
+		if n, err := strconv.Atoi(v); err == nil {
+			keys[k] = n
+		}
+	}
+	title := "Model: " + ex.Title
+	switch kind {
+	case "ferro2d", "frustrated2d":
+		return report.PlotLattice2D(path, title, m.Ising, keys["L"])
+	case "spinglass3d":
+		return report.PlotSpinGlass3D(path, title, m.Ising, keys["L"])
+	default:
+		return report.PlotChimera(path, title, m.Ising, keys["M"], keys["N"], keys["T"])
+	}
 }
 
 func names() string {

@@ -20,6 +20,13 @@ func TestScaledRun(t *testing.T) {
 				t.Errorf("%s: %v", ex.Name, err)
 			}
 		}
+		_, err := os.Stat(filepath.Join(dir, ex.Name, "model.png"))
+		if want := ex.Name != "rbm"; want != (err == nil) {
+			t.Errorf("%s: model.png written %v, want %v", ex.Name, err == nil, want)
+		}
+		if HasPicture(ex) != (ex.Name != "rbm") {
+			t.Errorf("%s: HasPicture is %v", ex.Name, HasPicture(ex))
+		}
 	}
 	table, _ := os.ReadFile(filepath.Join(dir, "table.md"))
 	claims, _ := os.ReadFile(filepath.Join(dir, "claims.md"))
