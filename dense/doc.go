@@ -9,7 +9,7 @@
 // Bits are indexed visible first, then hidden, as in model.RBM.Ising; spins
 // s = 2x-1. Energies are in the RBM's convention. Pick weights (Weight,
 // and the Weights kernel that package parallelsaw shares) equal
-// exp(saw.LogWeight(...)) to a few ulps, computed with an inlined
+// exp(saw.LogWeight(...)) to a few ulps, computed with a branch-free
 // polynomial exp and, for the logistic weight, without the logarithm; they
 // lie in [exp(-690), exp(690)]: no overflow, no zero for an available bit.
 //

@@ -22,7 +22,7 @@
 // OS thread and pinned to cpus[p] when given (a pinning failure is not
 // fatal; see PinError). Coordinator and workers synchronize by spinning on
 // cache-line-padded atomic sequence numbers, yielding (runtime.Gosched)
-// after a few thousand spins and parking on a channel after a long idle
+// after a few thousand spins and parking on a channel after a short idle
 // spell, so an oversubscribed machine neither deadlocks nor burns a core
 // between walks. An Engine is not safe for concurrent use; call Close when
 // done (an unreachable Engine's workers are also stopped by a cleanup).
