@@ -77,7 +77,7 @@ func Run(args []string, stdout, stderr io.Writer) error {
 			if !ok {
 				return usagef("help: unknown subcommand %q (expected one of %s)", args[1], names())
 			}
-			fs, _ := newFlagSet(c, &Env{Stdout: stdout, Stderr: stdout})
+			fs, _, _ := newFlagSet(c, &Env{Stdout: stdout, Stderr: stdout})
 			fs.SetOutput(stdout)
 			fs.Usage()
 			return nil
@@ -91,9 +91,7 @@ func Run(args []string, stdout, stderr io.Writer) error {
 		return usagef("unknown subcommand %q (expected one of %s)", name, names())
 	}
 	env := &Env{Stdout: stdout, Stderr: stderr}
-	fs, run := newFlagSet(c, env)
-	var prof pprof.Flags
-	prof.Register(fs)
+	fs, run, prof := newFlagSet(c, env)
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -111,17 +109,19 @@ func Run(args []string, stdout, stderr io.Writer) error {
 	return err
 }
 
-func newFlagSet(c *Command, env *Env) (*flag.FlagSet, func([]string) error) {
+func newFlagSet(c *Command, env *Env) (*flag.FlagSet, func([]string) error, *pprof.Flags) {
 	fs := flag.NewFlagSet(c.Name, flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	run := c.Flags(fs, env)
+	prof := &pprof.Flags{}
+	prof.Register(fs)
 	fs.Usage = func() {
 		w := fs.Output()
 		fmt.Fprintf(w, "usage: sardonics %s %s\n\n%s\n\n", c.Name, c.Usage, strings.TrimSpace(c.Long))
 		fmt.Fprintf(w, "flags:\n")
 		fs.PrintDefaults()
 	}
-	return fs, run
+	return fs, run, prof
 }
 
 func names() string {
