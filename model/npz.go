@@ -328,8 +328,12 @@ func (p *pyLit) tuple() ([]int, bool) {
 	}
 }
 
-// writeNPY encodes a float64 C-order array as .npy version 1.0.
-func writeNPY(w io.Writer, shape []int, vals []float64) error {
+// NPYHeader is the start of a NumPy .npy file (format version 1.0) holding a
+// C-order array of dtype descr (e.g. "<f8", "<f4", "|u1") and the given
+// shape: magic, version, header length, and the header dict padded with
+// spaces so that the data starts on a 64-byte boundary, as numpy writes it.
+// Every .npy writer of sardonics starts with it.
+func NPYHeader(descr string, shape ...int) []byte {
 	dims := make([]string, len(shape))
 	for i, d := range shape {
 		dims[i] = strconv.Itoa(d)
@@ -338,17 +342,21 @@ func writeNPY(w io.Writer, shape []int, vals []float64) error {
 	if len(shape) == 1 {
 		sh += ","
 	}
-	hdr := fmt.Sprintf("{'descr': '<f8', 'fortran_order': False, 'shape': (%s), }", sh)
-	// Pad with spaces so that data starts on a 64-byte boundary, as numpy does.
+	hdr := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (%s), }", descr, sh)
 	pad := 64 - (10+len(hdr)+1)%64
 	if pad == 64 {
 		pad = 0
 	}
 	hdr += strings.Repeat(" ", pad) + "\n"
-	buf := make([]byte, 10, 10+len(hdr)+8*len(vals))
+	buf := make([]byte, 10, 10+len(hdr))
 	copy(buf, "\x93NUMPY\x01\x00")
 	binary.LittleEndian.PutUint16(buf[8:], uint16(len(hdr)))
-	buf = append(buf, hdr...)
+	return append(buf, hdr...)
+}
+
+// writeNPY encodes a float64 C-order array as .npy version 1.0.
+func writeNPY(w io.Writer, shape []int, vals []float64) error {
+	buf := NPYHeader("<f8", shape...)
 	for _, v := range vals {
 		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
 	}

@@ -4,9 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/binary"
-	"fmt"
 	"math"
-	"strings"
 	"time"
 
 	"sardonics/model"
@@ -55,28 +53,10 @@ func EncodeNPZ32(r *model.RBM) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// npy32 encodes a float32 array in the .npy format, version 1.0: magic,
-// version, header length, a Python dict literal padded with spaces to a
-// multiple of 64 bytes and ended by '\n', then the data.
+// npy32 encodes a float32 array in the .npy format (model.NPYHeader, then
+// the little-endian data).
 func npy32(shape []int, data []float64) []byte {
-	dims := make([]string, len(shape))
-	for i, d := range shape {
-		dims[i] = fmt.Sprint(d)
-	}
-	s := strings.Join(dims, ", ")
-	if len(shape) == 1 {
-		s += ","
-	}
-	hdr := fmt.Sprintf("{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }", s)
-	pad := 64 - (10+len(hdr)+1)%64
-	if pad == 64 {
-		pad = 0
-	}
-	hdr += strings.Repeat(" ", pad) + "\n"
-	out := make([]byte, 0, 10+len(hdr)+4*len(data))
-	out = append(out, "\x93NUMPY\x01\x00"...)
-	out = binary.LittleEndian.AppendUint16(out, uint16(len(hdr)))
-	out = append(out, hdr...)
+	out := model.NPYHeader("<f4", shape...)
 	for _, x := range data {
 		out = binary.LittleEndian.AppendUint32(out, math.Float32bits(float32(x)))
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"sardonics/diag"
+	"sardonics/model"
 	"sardonics/report"
 )
 
@@ -228,18 +229,11 @@ func TrialDir(dir, name string, t int) string {
 
 // npyUint8 encodes rows of bits as a NumPy .npy array (uint8, C order).
 func npyUint8(rows [][]uint8) []byte {
-	hdr := fmt.Sprintf("{'descr': '|u1', 'fortran_order': False, 'shape': (%d, %d), }", len(rows), len(rows[0]))
-	pad := 64 - (10+len(hdr)+1)%64
-	hdr += strings.Repeat(" ", pad%64) + "\n"
-	var b bytes.Buffer
-	b.WriteString("\x93NUMPY\x01\x00")
-	b.WriteByte(byte(len(hdr)))
-	b.WriteByte(byte(len(hdr) >> 8))
-	b.WriteString(hdr)
+	b := model.NPYHeader("|u1", len(rows), len(rows[0]))
 	for _, r := range rows {
-		b.Write(r)
+		b = append(b, r...)
 	}
-	return b.Bytes()
+	return b
 }
 
 // ReadTrial reads a trial folder written by WriteTrial.
