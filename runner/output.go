@@ -286,7 +286,9 @@ func WriteSummary(dir string, meta Meta, machine string, results []*Result, recs
 		acfs = append(acfs, report.Series{Name: r.Sampler, Y: r.ACF})
 		if rs := recs[r.Sampler]; len(rs) > 0 {
 			var x, y []float64
-			for i := 0; i < len(rs[0].Energies); i += 5 {
+			// The kept steps only, as the paper's figures: the burn-in
+			// transient would flatten the stationary fluctuations.
+			for i := min(meta.BurnIn, len(rs[0].Energies)-1); i < len(rs[0].Energies); i += 5 {
 				x = append(x, float64(i+1))
 				y = append(y, rs[0].Energies[i])
 			}
@@ -296,7 +298,7 @@ func WriteSummary(dir string, meta Meta, machine string, results []*Result, recs
 	if err := report.PlotACF(filepath.Join(dir, "acf.png"), "Energy autocorrelation: "+title, acfs); err != nil {
 		return nil, err
 	}
-	if err := report.PlotTraces(filepath.Join(dir, "trace.png"), "Energy traces: "+title, traces); err != nil {
+	if err := report.PlotTraces(filepath.Join(dir, "trace.png"), fmt.Sprintf("Energy traces after burn-in (every 5th step): %s", title), traces); err != nil {
 		return nil, err
 	}
 	for _, rs := range recs {
