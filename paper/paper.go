@@ -1,6 +1,7 @@
 package paper
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -81,6 +82,9 @@ func Run(cfg Config, log io.Writer) error {
 				return err
 			}
 			done = append(done, o)
+			if err := redraw(dir, o); err != nil {
+				return err
+			}
 			if _, err := os.Stat(filepath.Join(dir, "model.png")); HasPicture(ex) && err != nil {
 				m, err := model.Load(ex.Spec)
 				if err != nil {
@@ -184,4 +188,28 @@ func names() string {
 		n = append(n, e.Name)
 	}
 	return strings.Join(n, ", ")
+}
+
+// redraw draws an experiment's figures again from its trial folders, when
+// they are there (they are not committed).
+func redraw(dir string, o *Outcome) error {
+	b, err := os.ReadFile(filepath.Join(dir, "run.json"))
+	if err != nil {
+		return err
+	}
+	var meta runner.Meta
+	if err := json.Unmarshal(b, &meta); err != nil {
+		return fmt.Errorf("%s: %v", filepath.Join(dir, "run.json"), err)
+	}
+	recs := map[string][]*runner.TrialRecord{}
+	for _, r := range o.Results {
+		for _, t := range r.TrialIDs {
+			rec, err := runner.ReadTrial(runner.TrialDir(dir, r.Sampler, t))
+			if err != nil {
+				return nil // no traces here: keep the committed figures
+			}
+			recs[r.Sampler] = append(recs[r.Sampler], rec)
+		}
+	}
+	return runner.DrawFigures(dir, meta, o.Results, recs)
 }

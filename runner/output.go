@@ -280,6 +280,12 @@ func WriteSummary(dir string, meta Meta, machine string, results []*Result, recs
 	if err := WriteFileAtomic(filepath.Join(dir, "run.json"), append(mj, '\n')); err != nil {
 		return nil, err
 	}
+	return s, DrawFigures(dir, meta, results, recs)
+}
+
+// DrawFigures draws acf.png, trace.png and, after tuning, rewards.png and
+// tuning.csv from a run's results and trial records.
+func DrawFigures(dir string, meta Meta, results []*Result, recs map[string][]*TrialRecord) error {
 	title := fmt.Sprintf("%s, beta = %.4g", meta.Spec, meta.Beta)
 	var acfs, traces []report.Series
 	for _, r := range results {
@@ -296,25 +302,25 @@ func WriteSummary(dir string, meta Meta, machine string, results []*Result, recs
 		}
 	}
 	if err := report.PlotACF(filepath.Join(dir, "acf.png"), "Energy autocorrelation: "+title, acfs); err != nil {
-		return nil, err
+		return err
 	}
 	if err := report.PlotTraces(filepath.Join(dir, "trace.png"), fmt.Sprintf("Energy traces after burn-in (every 5th step): %s", title), traces); err != nil {
-		return nil, err
+		return err
 	}
 	for _, rs := range recs {
 		for _, r := range rs {
 			if r.Tune != nil && len(r.Tune.Rewards) > 0 {
 				if err := report.PlotRewards(filepath.Join(dir, "rewards.png"), fmt.Sprintf("Tuning rewards (trial %d): %s", r.Trial, title), r.Tune.Rewards); err != nil {
-					return nil, err
+					return err
 				}
 				if err := WriteTuningCSV(filepath.Join(dir, "tuning.csv"), rs); err != nil {
-					return nil, err
+					return err
 				}
-				return s, nil
+				return nil
 			}
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // WriteTuningCSV writes every trial's (theta_i, reward_i) history.
