@@ -6,9 +6,13 @@
 //     models use the CSR form; when every coupling and field is an integer
 //     multiple of one unit (integers, QUBO quarters) with few local-field
 //     values, probabilities come from a table and the energy is kept exactly
-//     in integer units. Otherwise exp is computed per spin. RBMs keep both
-//     layers' local fields incrementally (one axpy over a row of W or W' per
-//     flip) and recompute them every 1000 steps.
+//     in integer units; those sweeps draw their uniforms from a sweep-local
+//     xoroshiro128+ seeded by two draws of the chain's PCG (see sweep.go),
+//     and regular degree-4 and degree-6 models (2D and 3D tori) with at
+//     most 2^16 spins take unrolled, bounds-check-free sweeps that give
+//     exactly the generic sweep's results. Otherwise exp is computed per
+//     spin. RBMs keep both layers' local fields incrementally (one axpy
+//     over a row of W or W' per flip) and recompute them every 1000 steps.
 //   - NewSW: one Swendsen-Wang update of any Ising model (QUBOs and RBMs
 //     through their exact Ising form), with fields handled exactly by a
 //     ghost spin.

@@ -51,6 +51,7 @@ func newSingle(m *model.Model, beta float64, r *rand.PCG, init []int8, metropoli
 			c.nb[e] = nbr{is.Adj[e], jInt[e]}
 		}
 		c.eInt = c.exactInt()
+		c.setupFast()
 	} else {
 		c.nbF = make([]nbrF, len(is.J))
 		for e := range c.nbF {
@@ -80,6 +81,10 @@ type single struct {
 	k          int
 	thr        []uint64
 	eInt       int64
+	rows4      []row4          // degree-4 rows, or nil
+	rows6      []row6          // degree-6 rows, or nil
+	thr8       *[256]uint64    // thr indexed by uint8(f), when K <= maxFast
+	s16        *[fastSpan]int8 // the spins' buffer, for the fast paths
 
 	nbF []nbrF // the same rows with real couplings, for the float path
 	e   float64
@@ -99,6 +104,14 @@ type (
 func (c *single) Step() {
 	var acc int64
 	switch {
+	case c.rows4 != nil && c.metropolis:
+		acc = c.metropolis4()
+	case c.rows4 != nil:
+		c.gibbs4()
+	case c.rows6 != nil && c.metropolis:
+		acc = c.metropolis6()
+	case c.rows6 != nil:
+		c.gibbs6()
 	case c.table && c.metropolis:
 		acc = c.metropolisTable()
 	case c.table:
@@ -144,54 +157,6 @@ func (c *single) exactInt() int64 {
 		twice -= int64(si) * f
 	}
 	return twice / 2
-}
-
-// gibbsTable is branch-free in the draw: heat-bath outcomes are random, so
-// a branch on them would mispredict half the time.
-func (c *single) gibbsTable() {
-	s, start, nb, h, thr, k, r := c.s, c.start, c.nb, c.hInt, c.thr, c.k, c.r
-	h = h[:len(s)]
-	start = start[:len(s)+1]
-	var dE int64
-	lo := start[0]
-	for i := range s {
-		hi := start[i+1]
-		f := h[i]
-		for _, x := range nb[lo:hi] {
-			f += x.w * int32(s[x.j])
-		}
-		lo = hi
-		d := int64(r.Uint64()>>11) - int64(thr[int(f)+k])
-		nw := int8(-1 - 2*(d>>63)) // d>>63 is -1 exactly when the draw is below P(up)
-		dE += int64(s[i]-nw) * int64(f)
-		s[i] = nw
-	}
-	c.eInt += dE
-}
-
-func (c *single) metropolisTable() int64 {
-	s, start, nb, h, thr, k, r := c.s, c.start, c.nb, c.hInt, c.thr, c.k, c.r
-	h = h[:len(s)]
-	start = start[:len(s)+1]
-	var dE, acc int64
-	lo := start[0]
-	for i := range s {
-		hi := start[i+1]
-		f := h[i]
-		for _, x := range nb[lo:hi] {
-			f += x.w * int32(s[x.j])
-		}
-		lo = hi
-		sf := int32(s[i]) * f // dE/2 in units
-		// Branch-free: thr is 2^53 (always accept) for sf <= 0, so one draw
-		// per spin costs less than mispredicting a data-dependent branch.
-		a := -((int64(r.Uint64()>>11) - int64(thr[int(sf)+k])) >> 63) // 1 if accepted
-		s[i] *= int8(1 - 2*a)
-		dE += 2 * a * int64(sf)
-		acc += a
-	}
-	c.eInt += dE
-	return acc
 }
 
 func (c *single) gibbsFloat() {

@@ -130,8 +130,9 @@ func TestProgressLinesWithoutTerminal(t *testing.T) {
 	old := runner.ProgressInterval
 	runner.ProgressInterval = 20 * time.Millisecond
 	defer func() { runner.ProgressInterval = old }()
+	// Long enough (about 0.2 s even on a fast machine) for several lines.
 	_, stderr, err := run(t, "sample", "--model", "ferro2d:L=30", "--T", "2.27", "--sampler", "metropolis",
-		"--steps", "3000", "--burn", "100", "--trials", "1", "--out", t.TempDir())
+		"--steps", "30000", "--burn", "100", "--trials", "1", "--out", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
