@@ -105,6 +105,7 @@ func benchEngine(b *testing.B, eng saw.Engine) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/flips, "ns/flip")
 	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/flips, "cpu-ns/flip")
 	b.ReportMetric(float64(c.Stats().Accepted)/float64(c.Stats().Proposed), "acc")
+	b.ReportMetric(flips/float64(b.N), "flips/op")
 	if !math.IsInf(best, 1) {
 		b.ReportMetric(best, "best-ns/flip")
 	}

@@ -44,20 +44,22 @@ type Bucket struct {
 	cls []uint8 // class of q at cls[q+r]
 	qv  []int32 // q of each class
 
-	cl  []bclass
-	mem []int32 // class c's bits at mem[base:base+cnt]
+	cl  []bclass // cla[:classes]
+	mem []int32  // class c's bits at mem[base:base+cnt]
+	cla [maxClasses]bclass
+	tca [maxClasses]int32 // backs tcnt
 
 	gam [2]float64
 	wt  saw.Weight
-	w   []float64 // class c at bias b: w[2c+b] = exp(lw[2c+b])
-	lw  []float64
+	w   [maxClasses][2]float64 // class c at bias b: w[c][b] = exp(lw[c][b])
+	lw  [maxClasses][2]float64
 
 	// The move's record for ReverseLogProbs (see reverse.go).
-	tcnt []int32 // per class: unavailable bits
-	rec  []int32 // rec[p*nc+c]: bits of class c after the move's flip p
-	recN int     // flips recorded since the move's first walk; -1: none
-	fcnt []int32 // per class: the reverse walk's unavailable bits
-	ovl  []bover // path bits' virtual state
+	tcnt []int32           // per class: unavailable bits (tca[:classes])
+	rec  []int32           // rec[p*nc+c]: bits of class c after the move's flip p
+	recN int               // flips recorded since the move's first walk; -1: none
+	fca  [maxClasses]int32 // per class: the reverse walk's unavailable bits
+	ovl  []bover           // path bits' virtual state
 }
 
 // bbit is one bit's state, kept together so a neighbour update touches one
@@ -65,8 +67,9 @@ type Bucket struct {
 type bbit struct {
 	qb  int32 // dE/(2g) + r
 	pos int32 // index in mem, -1 while unavailable
-	s   int32 // spin
 	ov  int32 // index in ovl during ReverseLogProbs, else -1
+	s   int16 // spin
+	c   uint8 // class: cls[qb]
 }
 
 type bclass struct{ base, cnt int32 }
@@ -173,10 +176,10 @@ func NewBucket(m *model.Ising, init []int8) (*Bucket, error) {
 	bk := &Bucket{
 		m: m, n: m.N, s: initSpins(m, init), bits: make([]bbit, m.N),
 		start: m.Start, edges: make([]bedge, len(m.J)), g: c.g,
-		qv: c.qv, cl: make([]bclass, nc),
-		w: make([]float64, 2*nc), lw: make([]float64, 2*nc),
-		tcnt: make([]int32, nc), fcnt: make([]int32, nc), recN: -1,
+		qv:   c.qv,
+		recN: -1,
 	}
+	bk.cl, bk.tcnt = bk.cla[:nc], bk.tca[:nc]
 	for k, j := range m.J {
 		bk.edges[k] = bedge{m.Adj[k], int32(2 * (int64(j) / c.g))}
 	}
@@ -210,13 +213,13 @@ func (bk *Bucket) setBiases(gammaL, gammaH float64, w saw.Weight) {
 	for c, x := range bk.qv {
 		dE := float64(2 * bk.g * int64(x))
 		for b := range 2 {
-			bk.lw[2*c+b] = saw.LogWeight(w, bk.gam[b], dE)
-			bk.w[2*c+b] = math.Exp(bk.lw[2*c+b])
+			bk.lw[c][b] = saw.LogWeight(w, bk.gam[b], dE)
+			bk.w[c][b] = math.Exp(bk.lw[c][b])
 		}
 	}
 }
 
-func (bk *Bucket) class(l int32) int { return int(bk.cls[bk.bits[l].qb]) }
+func (bk *Bucket) class(l int32) int { return int(bk.bits[l].c) }
 
 func (bk *Bucket) insert(l int32, c int) {
 	cl := &bk.cl[c]
@@ -238,9 +241,11 @@ func (bk *Bucket) remove(l int32, c int) {
 }
 
 // take flips bit l (already removed from its class) and moves its
-// available neighbours to their new classes. It returns dE/(2g).
+// available neighbours to their new classes. It returns dE/(2g). Class
+// indices are masked to maxClasses-1 (a no-op: they are below
+// maxClasses) so that the per-class arrays need no bounds checks.
 func (bk *Bucket) take(l int32) int32 {
-	bits, mem, cls := bk.bits, bk.mem, bk.cls
+	bits, cls := bk.bits, bk.cls
 	st := &bits[l]
 	q := st.qb - bk.r
 	bk.eInt += 2 * bk.g * int64(q)
@@ -248,34 +253,35 @@ func (bk *Bucket) take(l int32) int32 {
 	st.s = sl
 	bk.s[l] = int8(sl)
 	st.qb = bk.r - q
-	tcnt := bk.tcnt
-	tcnt[cls[st.qb]]++
+	st.c = cls[st.qb]
+	bk.tca[st.c&(maxClasses-1)]++
+	mem, cla := bk.mem, &bk.cla
 	for _, e := range bk.edges[bk.start[l]:bk.start[l+1]] {
 		bj := &bits[e.j]
 		// The field of j changes by 2 J s_l(new), its q by s_j times that.
-		old := bj.qb
-		nw := old + e.jq*sl*bj.s
+		nw := bj.qb + e.jq*int32(sl*bj.s)
 		bj.qb = nw
-		oc, nc := cls[old], cls[nw]
+		oc, nc := bj.c&(maxClasses-1), cls[nw]&(maxClasses-1)
 		if oc == nc {
 			continue
 		}
-		if bj.pos < 0 {
-			tcnt[oc]--
-			tcnt[nc]++
+		bj.c = nc
+		p := bj.pos
+		if p < 0 {
+			bk.tca[oc]--
+			bk.tca[nc]++
 			continue
 		}
 		// Move j from class oc (swap with its last member) to nc.
-		co, cn := &bk.cl[oc], &bk.cl[nc]
+		co, cn := &cla[oc], &cla[nc]
 		co.cnt--
-		p := bj.pos
+		np := cn.base + cn.cnt
+		cn.cnt++
 		last := mem[co.base+co.cnt]
 		mem[p] = last
 		bits[last].pos = p
-		np := cn.base + cn.cnt
 		mem[np] = e.j
 		bj.pos = np
-		cn.cnt++
 	}
 	return q
 }
@@ -290,11 +296,12 @@ func (bk *Bucket) release(path []int32) {
 // Every normalizer (here, in Walk and in ReverseLogProbs) is summed in the
 // same order, so that a walk scored by any of them gets the same bits.
 func (bk *Bucket) norms() (z0, z1 float64) {
-	w := bk.w[:2*len(bk.cl)]
-	for c, cl := range bk.cl {
-		f := float64(cl.cnt)
-		z0 += f * w[2*c]
-		z1 += f * w[2*c+1]
+	cl := bk.cl
+	w := bk.w[:len(cl)]
+	for c := range cl {
+		f := float64(cl[c].cnt)
+		z0 += f * w[c][0]
+		z1 += f * w[c][1]
 	}
 	return z0, z1
 }
@@ -308,7 +315,9 @@ func (bk *Bucket) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64
 	p0, p1 := newLogProd(), newLogProd()
 	var sl [2]float64
 	dq := int64(0)
-	w, cl := bk.w[:2*len(bk.cl)], bk.cl
+	cl := bk.cl
+	w, lw := bk.w[:len(cl)], bk.lw[:len(cl)]
+	b &= 1
 	// Record the class counts of all bits after each flip (rec), for
 	// ReverseLogProbs: the ones after flip i-1 are taken at step i.
 	nc := len(cl)
@@ -324,13 +333,26 @@ func (bk *Bucket) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64
 	}
 	tcnt := bk.tcnt[:nc]
 	for i := range k {
+		// Z at both biases, fused with the record when there is one (the
+		// same sums in the same order as norms).
+		var z0, z1 float64
 		if record && i > 0 {
 			rc := bk.rec[(start+i-1)*nc : (start+i)*nc]
-			for c := range rc {
-				rc[c] = cl[c].cnt + tcnt[c]
+			rc, tcnt := rc[:len(cl)], tcnt[:len(cl)]
+			for c := range cl {
+				n := cl[c].cnt
+				rc[c] = n + tcnt[c]
+				f := float64(n)
+				z0 += f * w[c][0]
+				z1 += f * w[c][1]
+			}
+		} else {
+			for c := range cl {
+				f := float64(cl[c].cnt)
+				z0 += f * w[c][0]
+				z1 += f * w[c][1]
 			}
 		}
-		z0, z1 := bk.norms()
 		p0.mul(z0)
 		p1.mul(z1)
 		zb := z0
@@ -344,7 +366,7 @@ func (bk *Bucket) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64
 				continue
 			}
 			last = c
-			t := float64(cl[c].cnt) * w[2*c+b]
+			t := float64(cl[c].cnt) * w[c][b]
 			if x < t {
 				break
 			}
@@ -355,10 +377,10 @@ func (bk *Bucket) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64
 		}
 		// The remainder, scaled by the class weight, is uniform on
 		// [0, count): it picks the member without another random draw.
-		i := min(int32(x/w[2*c+b]), cl[c].cnt-1)
+		i := min(int32(x/w[c][b]), cl[c].cnt-1)
 		l := bk.mem[cl[c].base+i]
-		sl[0] += bk.lw[2*c]
-		sl[1] += bk.lw[2*c+1]
+		sl[0] += lw[c][0]
+		sl[1] += lw[c][1]
 		bk.remove(l, c)
 		dq += int64(bk.take(l))
 		path = append(path, l)
@@ -403,8 +425,8 @@ func (bk *Bucket) Replay(path []int32, backwards bool) ([2]float64, float64) {
 		p0.mul(z0)
 		p1.mul(z1)
 		c := bk.class(l)
-		sl[0] += bk.lw[2*c]
-		sl[1] += bk.lw[2*c+1]
+		sl[0] += bk.lw[c][0]
+		sl[1] += bk.lw[c][1]
 		bk.remove(l, c)
 		dq += int64(bk.take(l))
 	}
@@ -460,7 +482,8 @@ func (bk *Bucket) SetSpins(s []int8) {
 			}
 		}
 		bk.eInt -= si * (pair + int64(m.H[i]))
-		bk.bits[i] = bbit{qb: int32(si*f/bk.g) + bk.r, s: int32(si), ov: -1}
+		qb := int32(si*f/bk.g) + bk.r
+		bk.bits[i] = bbit{qb: qb, s: int16(si), c: bk.cls[qb], ov: -1}
 		bk.insert(i, bk.class(i))
 	}
 	clear(bk.tcnt) // insert counted every bit out of the unavailable ones

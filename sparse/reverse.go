@@ -38,33 +38,36 @@ func (bk *Bucket) ReverseLogProbs(path []int32, bounds []int, rev [][2]float64) 
 	for _, l := range path {
 		if b := &bits[l]; b.ov < 0 {
 			b.ov = int32(len(ovl))
-			ovl = append(ovl, bover{qb: b.qb, s: b.s})
+			ovl = append(ovl, bover{qb: b.qb, s: int32(b.s)})
 		}
 	}
 	bk.ovl = ovl
 	nc := len(bk.cl)
-	w, lw, fcnt, rec := bk.w[:2*nc], bk.lw[:2*nc], bk.fcnt[:nc], bk.rec
+	w, rec := bk.w[:nc], bk.rec
+	fcnt := &bk.fca // indexed by class & (maxClasses-1): no bounds checks
 	r2 := 2 * bk.r
 	for wk := nw - 1; wk >= 0; wk-- {
 		seg := path[bounds[wk]:bounds[wk+1]]
-		clear(fcnt)
+		clear(fcnt[:nc])
 		p0, p1 := newLogProd(), newLogProd()
 		var sl [2]float64
 		for m := len(seg) - 1; m >= 0; m-- {
-			rc := rec[(bounds[wk]+m)*nc : (bounds[wk]+m+1)*nc]
+			o0 := (bounds[wk] + m) * nc
+			rc := rec[o0 : o0+nc]
+			fc, w := fcnt[:len(rc)], w[:len(rc)]
 			var z0, z1 float64
 			for c := range rc { // the order of Bucket.norms
-				f := float64(rc[c] - fcnt[c])
-				z0 += f * w[2*c]
-				z1 += f * w[2*c+1]
+				f := float64(rc[c] - fc[c])
+				z0 += f * w[c][0]
+				z1 += f * w[c][1]
 			}
 			p0.mul(z0)
 			p1.mul(z1)
 			l := seg[m]
 			o := &ovl[bits[l].ov]
-			c := int(cls[o.qb])
-			sl[0] += lw[2*c]
-			sl[1] += lw[2*c+1]
+			c := cls[o.qb] & (maxClasses - 1)
+			sl[0] += bk.lw[c][0]
+			sl[1] += bk.lw[c][1]
 			// Un-flip l: its q changes sign, its neighbours' q by
 			// 2 J s_l(new) s_j / (2g).
 			s := -o.s
@@ -80,12 +83,12 @@ func (bk *Bucket) ReverseLogProbs(path []int32, bounds []int, rev [][2]float64) 
 				nq := old + e.jq*s*oj.s
 				oj.qb = nq
 				if oj.used {
-					fcnt[cls[old]]--
-					fcnt[cls[nq]]++
+					fcnt[cls[old]&(maxClasses-1)]--
+					fcnt[cls[nq]&(maxClasses-1)]++
 				}
 			}
 			o.used = true
-			fcnt[cls[o.qb]]++
+			fcnt[cls[o.qb]&(maxClasses-1)]++
 		}
 		for _, l := range seg {
 			ovl[bits[l].ov].used = false
