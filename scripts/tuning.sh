@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Tuning evidence: untuned SARDONICS (the default theta) with the paper's
+# Tuning evidence: untuned SARDONICS (the default theta) and SARDONICS tuned
+# with the cost-aware reward, with the paper's
 # protocol (10 trials x 10^5 steps, 2*10^4 discarded) on the frustrated 2D
 # model and the 3D spin glass, next to the tuned SARDONICS and Gibbs of the
 # paper run (results/paper). Usage: scripts/tuning.sh [PAPERDIR] [OUTDIR]
@@ -13,6 +14,9 @@ for c in "frustrated2d:L=60,seed=1|--T 1|frustrated2d" "spinglass3d:L=9,seed=1|-
   # shellcheck disable=SC2086
   "$out/.sardonics" sample --model "$spec" $temp --sampler sardonics --steps 100000 --burn 20000 \
     --trials 10 --seed 1 --quiet --out "$out/$name-untuned" >/dev/null
+  # shellcheck disable=SC2086
+  "$out/.sardonics" sample --model "$spec" $temp --sampler sardonics --tune --reward cost --steps 100000 \
+    --burn 20000 --trials 10 --seed 1 --quiet --out "$out/$name-cost" >/dev/null
 done
 rm -f "$out/.sardonics"
 python3 - "$paper" "$out" <<'PY'
@@ -22,6 +26,7 @@ f = lambda v, fmt: "-" if v is None else format(v, fmt)
 rows = []
 for name in ["frustrated2d", "spinglass3d"]:
     for label, path, want in [("SARDONICS tuned (BO, first 2*10^4 steps)", os.path.join(paper, name), "sardonics"),
+                              ("SARDONICS tuned with --reward cost", os.path.join(out, name + "-cost"), "sardonics"),
                               ("SARDONICS untuned (default theta)", os.path.join(out, name + "-untuned"), "sardonics"),
                               ("Gibbs", os.path.join(paper, name), "gibbs")]:
         s = json.load(open(os.path.join(path, "summary.json")))
