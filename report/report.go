@@ -1,12 +1,11 @@
 package report
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"image/color"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -16,6 +15,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+
+	"sardonics/model"
 )
 
 // Figure geometry: 8 x 5 in at 100 dpi is 800 x 500 pixels.
@@ -249,27 +250,9 @@ func PlotRewards(path, title string, rewards []float64) error {
 func save(path string, w, h vg.Length, render func(draw.Canvas)) (err error) {
 	c := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(DPI), vgimg.UseBackgroundColor(color.White))
 	render(draw.New(c))
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = (vgimg.PngCanvas{Canvas: c}).WriteTo(f); err != nil {
+	var buf bytes.Buffer
+	if _, err = (vgimg.PngCanvas{Canvas: c}).WriteTo(&buf); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	if err = f.Chmod(0o644); err != nil { // CreateTemp makes files private
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return model.WriteFileAtomic(path, buf.Bytes())
 }
