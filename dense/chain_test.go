@@ -1,12 +1,11 @@
 package dense
 
 import (
-	"math"
 	"math/rand/v2"
 	"testing"
 
 	"sardonics/exact"
-	"sardonics/internal/stattest"
+	"sardonics/internal/rbmtest"
 	"sardonics/saw"
 )
 
@@ -14,7 +13,7 @@ import (
 // distribution of a small RBM (chi-square on all 2^7 states, thinned) and
 // its visible means.
 func TestChainExact(t *testing.T) {
-	m := randomRBM(t, 4, 3, 0.8, 21)
+	m := rbmtest.RandomRBM(t, 4, 3, 0.8, 21)
 	im, err := m.Ising()
 	if err != nil {
 		t.Fatal(err)
@@ -32,35 +31,7 @@ func TestChainExact(t *testing.T) {
 		t.Fatal(err)
 	}
 	const steps, thin = 40000, 4
-	counts := make([]float64, len(probs))
-	var vis [4]float64
-	for i := 0; i < steps; i++ {
-		c.Step()
-		if i%thin == 0 {
-			s := c.Spins()
-			counts[stattest.StateIndex(s)]++
-			for k := range vis {
-				if s[k] > 0 {
-					vis[k]++
-				}
-			}
-		}
-	}
-	if stat, df, p := stattest.ChiSquare(counts, probs); !(p > 1e-3) {
-		t.Errorf("chi-square %.1f on %d df, p = %.2g (expected p > 1e-3)", stat, df, p)
-	}
-	n := float64(steps / thin)
-	for k := range vis {
-		want := 0.0
-		for x, p := range probs {
-			if x>>k&1 == 1 {
-				want += p
-			}
-		}
-		if got := vis[k] / n; math.Abs(got-want) > 6*math.Sqrt(want*(1-want)/n) {
-			t.Errorf("mean of v_%d = %.4f (exact %.4f)", k, got, want)
-		}
-	}
+	rbmtest.CheckExact(t, c, probs, steps, thin, 4)
 	if ar, _ := c.Stats().AcceptanceRate(); ar < 0.05 {
 		t.Errorf("acceptance rate %.3f (expected a mixing chain)", ar)
 	}

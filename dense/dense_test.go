@@ -5,52 +5,11 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"sardonics/internal/rbmtest"
 	"sardonics/model"
 	"sardonics/rng"
 	"sardonics/saw"
 )
-
-// randomRBM has N(0, scale^2) weights and biases.
-func randomRBM(t testing.TB, v, h int, scale float64, seed uint64) *model.RBM {
-	r := rand.New(rand.NewPCG(seed, 1))
-	w := make([]float64, v*h)
-	for i := range w {
-		w[i] = scale * r.NormFloat64()
-	}
-	b, c := make([]float64, v), make([]float64, h)
-	for i := range b {
-		b[i] = scale * r.NormFloat64()
-	}
-	for j := range c {
-		c[j] = scale * r.NormFloat64()
-	}
-	m, err := model.NewRBM(v, h, w, b, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
-func randomSpins(r *rand.PCG, n int) []int8 {
-	s := make([]int8, n)
-	for i := range s {
-		s[i] = int8(2*rng.Intn(r, 2) - 1)
-	}
-	return s
-}
-
-// randomPath is k distinct bits of 0..n-1.
-func randomPath(r *rand.PCG, n, k int) []int32 {
-	p := make([]int32, n)
-	for i := range p {
-		p[i] = int32(i)
-	}
-	for i := 0; i < k; i++ {
-		j := i + rng.Intn(r, n-i)
-		p[i], p[j] = p[j], p[i]
-	}
-	return p[:k]
-}
 
 func rbmEnergy(m *model.RBM, s []int8) float64 {
 	v, h := make([]uint8, m.V), make([]uint8, m.H)
@@ -58,8 +17,6 @@ func rbmEnergy(m *model.RBM, s []int8) float64 {
 	model.SpinsToBits(s[m.V:], h)
 	return m.Energy(v, h)
 }
-
-func close9(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(1, math.Abs(a), math.Abs(b)) }
 
 func TestExp(t *testing.T) {
 	r := rand.NewPCG(1, 1)
@@ -91,7 +48,7 @@ func TestReplayMatchesNaive(t *testing.T) {
 	r := rand.NewPCG(7, 7)
 	for trial := 0; trial < 40; trial++ {
 		v, h := 1+rng.Intn(r, 7), 1+rng.Intn(r, 7)
-		m := randomRBM(t, v, h, 0.3+2*rng.Float64(r), uint64(trial))
+		m := rbmtest.RandomRBM(t, v, h, 0.3+2*rng.Float64(r), uint64(trial))
 		im, err := m.Ising()
 		if err != nil {
 			t.Fatal(err)
@@ -99,19 +56,19 @@ func TestReplayMatchesNaive(t *testing.T) {
 		n := v + h
 		wf := saw.Weight(trial % 2)
 		gl, gh := 0.2+rng.Float64(r), 0.5+rng.Float64(r)
-		s0 := randomSpins(r, n)
+		s0 := rbmtest.RandomSpins(r, n)
 		d, ref := New(m, s0), saw.NewNaive(im, s0)
 		d.SetBiases(gl, gh, wf)
 		ref.SetBiases(gl, gh, wf)
 		for rep := 0; rep < 10; rep++ {
-			path := randomPath(r, n, 1+rng.Intn(r, n))
+			path := rbmtest.RandomPath(r, n, 1+rng.Intn(r, n))
 			back := rep%3 == 2
 			lf, dE := d.Replay(path, back)
 			lfr, dEr := ref.Replay(path, back)
-			if !close9(lf[0], lfr[0]) || !close9(lf[1], lfr[1]) || !close9(dE, dEr) {
+			if !rbmtest.Close9(lf[0], lfr[0]) || !rbmtest.Close9(lf[1], lfr[1]) || !rbmtest.Close9(dE, dEr) {
 				t.Fatalf("trial %d: Replay = %v, %g (naive %v, %g)", trial, lf, dE, lfr, dEr)
 			}
-			if e := rbmEnergy(m, d.Spins()); !close9(d.Energy(), e) || !close9(e, im.Energy(d.Spins())) {
+			if e := rbmEnergy(m, d.Spins()); !rbmtest.Close9(d.Energy(), e) || !rbmtest.Close9(e, im.Energy(d.Spins())) {
 				t.Fatalf("trial %d: Energy %g, RBM %g, Ising %g", trial, d.Energy(), e, im.Energy(d.Spins()))
 			}
 			// A walk's reported probabilities equal the naive replay of its path.
@@ -120,13 +77,13 @@ func TestReplayMatchesNaive(t *testing.T) {
 			wp, lw, dEw := d.Walk(r, 1+rng.Intn(r, n), b, nil)
 			ref.SetSpins(start)
 			lfr, dEr = ref.Replay(wp, false)
-			if !close9(lw[0], lfr[0]) || !close9(lw[1], lfr[1]) || !close9(dEw, dEr) {
+			if !rbmtest.Close9(lw[0], lfr[0]) || !rbmtest.Close9(lw[1], lfr[1]) || !rbmtest.Close9(dEw, dEr) {
 				t.Fatalf("trial %d: Walk %v = %v, %g (naive replay %v, %g)", trial, wp, lw, dEw, lfr, dEr)
 			}
-			f := randomPath(r, n, rng.Intn(r, n+1))
+			f := rbmtest.RandomPath(r, n, rng.Intn(r, n+1))
 			d.Flip(f)
 			ref.Flip(f)
-			if !close9(d.Energy(), ref.Energy()) {
+			if !rbmtest.Close9(d.Energy(), ref.Energy()) {
 				t.Fatalf("trial %d: after Flip energy %g (naive %g)", trial, d.Energy(), ref.Energy())
 			}
 		}
@@ -135,7 +92,7 @@ func TestReplayMatchesNaive(t *testing.T) {
 
 // TestWalkDistribution checks the first pick of a walk against w_l / Z.
 func TestWalkDistribution(t *testing.T) {
-	m := randomRBM(t, 3, 2, 1, 3)
+	m := rbmtest.RandomRBM(t, 3, 2, 1, 3)
 	s0 := []int8{1, -1, 1, -1, 1}
 	d := New(m, s0)
 	d.SetBiases(0.7, 1.2, saw.Logistic)
@@ -163,9 +120,9 @@ func TestWalkDistribution(t *testing.T) {
 
 // TestDrift bounds the rounding drift of the incremental fields and energy.
 func TestDrift(t *testing.T) {
-	m := randomRBM(t, 60, 40, 1, 5)
+	m := rbmtest.RandomRBM(t, 60, 40, 1, 5)
 	r := rand.NewPCG(3, 4)
-	d := New(m, randomSpins(r, 100))
+	d := New(m, rbmtest.RandomSpins(r, 100))
 	for i := 0; i < 3*RefreshEvery+1234; i++ {
 		d.Flip([]int32{int32(rng.Intn(r, 100))})
 	}
@@ -186,10 +143,10 @@ func TestDrift(t *testing.T) {
 // TestHugeCouplings: |W| up to 1e3 at gamma 1 keeps every weight positive and
 // finite and every log-probability finite.
 func TestHugeCouplings(t *testing.T) {
-	m := randomRBM(t, 20, 15, 1000, 9)
+	m := rbmtest.RandomRBM(t, 20, 15, 1000, 9)
 	r := rand.NewPCG(5, 6)
 	for _, wf := range []saw.Weight{saw.Logistic, saw.Exp} {
-		d := New(m, randomSpins(r, 35))
+		d := New(m, rbmtest.RandomSpins(r, 35))
 		d.SetBiases(1, 1.1, wf)
 		for rep := 0; rep < 50; rep++ {
 			p, lf, dE := d.Walk(r, 35, rep%2, nil)
@@ -199,7 +156,7 @@ func TestHugeCouplings(t *testing.T) {
 					t.Fatalf("%v: walk gave %v, %g; reverse %v", wf, lf, dE, lr)
 				}
 			}
-			if !close9(dE, -dEr) {
+			if !rbmtest.Close9(dE, -dEr) {
 				t.Fatalf("%v: walk dE %g, reverse %g", wf, dE, dEr)
 			}
 			for l := range d.avail {
@@ -212,7 +169,7 @@ func TestHugeCouplings(t *testing.T) {
 }
 
 func TestKernelDetailedBalance(t *testing.T) {
-	m := randomRBM(t, 3, 2, 1, 11)
+	m := rbmtest.RandomRBM(t, 3, 2, 1, 11)
 	im, err := m.Ising()
 	if err != nil {
 		t.Fatal(err)
@@ -239,7 +196,7 @@ func TestKernelDetailedBalance(t *testing.T) {
 func TestWeightsKernel(t *testing.T) {
 	r := rand.NewPCG(2, 2)
 	const n = 300
-	s, f, av := randomSpins(r, n), make([]float64, n), make([]bool, n)
+	s, f, av := rbmtest.RandomSpins(r, n), make([]float64, n), make([]bool, n)
 	w0, w1 := make([]float64, n), make([]float64, n)
 	for i := range f {
 		f[i] = (2*rng.Float64(r) - 1) * 1000 * math.Pow(10, -4*rng.Float64(r))

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sardonics/dense"
+	"sardonics/internal/rbmtest"
 	"sardonics/model"
 	"sardonics/saw"
 	"sardonics/topology"
@@ -135,7 +136,7 @@ func BenchmarkSync(b *testing.B) {
 	for _, P := range []int{2, 3} {
 		b.Run(fmt.Sprintf("P=%d", P), func(b *testing.B) {
 			defer pinCoordinator(b)()
-			e := benchEngine(b, randomRBM(b, 8, 8, 1, 1), P).(*Engine)
+			e := benchEngine(b, rbmtest.RandomRBM(b, 8, 8, 1, 1), P).(*Engine)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				e.sh.cmd.op = opNop

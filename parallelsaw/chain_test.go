@@ -1,12 +1,11 @@
 package parallelsaw
 
 import (
-	"math"
 	"math/rand/v2"
 	"testing"
 
 	"sardonics/exact"
-	"sardonics/internal/stattest"
+	"sardonics/internal/rbmtest"
 	"sardonics/saw"
 )
 
@@ -16,7 +15,7 @@ var chainTheta = "kl=1,ku=4,gl=0.9,gh=1.1,pll=0.5,phl=0.3,plh=0.2,n=1"
 // distribution of a small RBM (chi-square on all 2^7 states, thinned) and
 // its visible means.
 func TestChainExact(t *testing.T) {
-	m := randomRBM(t, 4, 3, 0.8, 21)
+	m := rbmtest.RandomRBM(t, 4, 3, 0.8, 21)
 	im, err := m.Ising()
 	if err != nil {
 		t.Fatal(err)
@@ -37,41 +36,13 @@ func TestChainExact(t *testing.T) {
 	if raceEnabled {
 		steps = 3000
 	}
-	counts := make([]float64, len(probs))
-	var vis [4]float64
-	for i := 0; i < steps; i++ {
-		c.Step()
-		if i%thin == 0 {
-			s := c.Spins()
-			counts[stattest.StateIndex(s)]++
-			for k := range vis {
-				if s[k] > 0 {
-					vis[k]++
-				}
-			}
-		}
-	}
-	if stat, df, p := stattest.ChiSquare(counts, probs); !(p > 1e-3) {
-		t.Errorf("chi-square %.1f on %d df, p = %.2g (expected p > 1e-3)", stat, df, p)
-	}
-	n := float64(steps / thin)
-	for k := range vis {
-		want := 0.0
-		for x, p := range probs {
-			if x>>k&1 == 1 {
-				want += p
-			}
-		}
-		if got := vis[k] / n; math.Abs(got-want) > 6*math.Sqrt(want*(1-want)/n) {
-			t.Errorf("mean of v_%d = %.4f (exact %.4f)", k, got, want)
-		}
-	}
+	rbmtest.CheckExact(t, c, probs, steps, thin, 4)
 }
 
 // TestChainBitIdentical: two chains with the same seed and P give the same
 // energy trace, bit for bit.
 func TestChainBitIdentical(t *testing.T) {
-	m := randomRBM(t, 40, 30, 0.3, 22)
+	m := rbmtest.RandomRBM(t, 40, 30, 0.3, 22)
 	theta, err := saw.ParseTheta("kl=5,ku=30,gl=0.9,gh=1.1,pll=0.5,phl=0.3,plh=0.2,n=2")
 	if err != nil {
 		t.Fatal(err)

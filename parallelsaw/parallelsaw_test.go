@@ -8,52 +8,11 @@ import (
 	"time"
 
 	"sardonics/dense"
+	"sardonics/internal/rbmtest"
 	"sardonics/model"
 	"sardonics/rng"
 	"sardonics/saw"
 )
-
-func randomRBM(t testing.TB, v, h int, scale float64, seed uint64) *model.RBM {
-	r := rand.New(rand.NewPCG(seed, 1))
-	w := make([]float64, v*h)
-	for i := range w {
-		w[i] = scale * r.NormFloat64()
-	}
-	b, c := make([]float64, v), make([]float64, h)
-	for i := range b {
-		b[i] = scale * r.NormFloat64()
-	}
-	for j := range c {
-		c[j] = scale * r.NormFloat64()
-	}
-	m, err := model.NewRBM(v, h, w, b, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
-func randomSpins(r *rand.PCG, n int) []int8 {
-	s := make([]int8, n)
-	for i := range s {
-		s[i] = int8(2*rng.Intn(r, 2) - 1)
-	}
-	return s
-}
-
-func randomPath(r *rand.PCG, n, k int) []int32 {
-	p := make([]int32, n)
-	for i := range p {
-		p[i] = int32(i)
-	}
-	for i := 0; i < k; i++ {
-		j := i + rng.Intn(r, n-i)
-		p[i], p[j] = p[j], p[i]
-	}
-	return p[:k]
-}
-
-func close9(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(1, math.Abs(a), math.Abs(b)) }
 
 func newEngine(t testing.TB, m *model.RBM, s []int8, P int) *Engine {
 	e, err := New(m, s, P, nil)
@@ -71,7 +30,7 @@ func TestMatchesNaiveAndDense(t *testing.T) {
 	for trial := 0; trial < 24; trial++ {
 		P := 1 + trial%3
 		v, h := 3+rng.Intn(r, 6), 3+rng.Intn(r, 6)
-		m := randomRBM(t, v, h, 0.3+2*rng.Float64(r), uint64(trial))
+		m := rbmtest.RandomRBM(t, v, h, 0.3+2*rng.Float64(r), uint64(trial))
 		im, err := m.Ising()
 		if err != nil {
 			t.Fatal(err)
@@ -79,38 +38,38 @@ func TestMatchesNaiveAndDense(t *testing.T) {
 		n := v + h
 		wf := saw.Weight(trial / 3 % 2)
 		gl, gh := 0.2+rng.Float64(r), 0.5+rng.Float64(r)
-		s0 := randomSpins(r, n)
+		s0 := rbmtest.RandomSpins(r, n)
 		e, ref, d := newEngine(t, m, s0, P), saw.NewNaive(im, s0), dense.New(m, s0)
 		for _, x := range []saw.Engine{e, ref, d} {
 			x.SetBiases(gl, gh, wf)
 		}
 		for rep := 0; rep < 10; rep++ {
-			path := randomPath(r, n, 1+rng.Intn(r, n))
+			path := rbmtest.RandomPath(r, n, 1+rng.Intn(r, n))
 			back := rep%3 == 2
 			lf, dE := e.Replay(path, back)
 			lfr, dEr := ref.Replay(path, back)
 			lfd, dEd := d.Replay(path, back)
 			for _, c := range [][2]float64{{lf[0], lfr[0]}, {lf[1], lfr[1]}, {dE, dEr}, {lf[0], lfd[0]}, {lf[1], lfd[1]}, {dE, dEd}} {
-				if !close9(c[0], c[1]) {
+				if !rbmtest.Close9(c[0], c[1]) {
 					t.Fatalf("P=%d trial %d: Replay = %v, %g (naive %v, %g; dense %v, %g)", P, trial, lf, dE, lfr, dEr, lfd, dEd)
 				}
 			}
-			if !close9(e.Energy(), im.Energy(e.Spins())) {
+			if !rbmtest.Close9(e.Energy(), im.Energy(e.Spins())) {
 				t.Fatalf("P=%d trial %d: Energy %g (Ising %g)", P, trial, e.Energy(), im.Energy(e.Spins()))
 			}
 			start := append([]int8(nil), e.Spins()...)
 			wp, lw, dEw := e.Walk(r, 1+rng.Intn(r, n), rep%2, nil)
 			ref.SetSpins(start)
 			lfr, dEr = ref.Replay(wp, false)
-			if !close9(lw[0], lfr[0]) || !close9(lw[1], lfr[1]) || !close9(dEw, dEr) {
+			if !rbmtest.Close9(lw[0], lfr[0]) || !rbmtest.Close9(lw[1], lfr[1]) || !rbmtest.Close9(dEw, dEr) {
 				t.Fatalf("P=%d trial %d: Walk %v = %v, %g (naive replay %v, %g)", P, trial, wp, lw, dEw, lfr, dEr)
 			}
 			d.SetSpins(e.Spins())
-			f := randomPath(r, n, rng.Intn(r, n+1))
+			f := rbmtest.RandomPath(r, n, rng.Intn(r, n+1))
 			for _, x := range []saw.Engine{e, ref, d} {
 				x.Flip(f)
 			}
-			if !close9(e.Energy(), ref.Energy()) {
+			if !rbmtest.Close9(e.Energy(), ref.Energy()) {
 				t.Fatalf("P=%d trial %d: after Flip energy %g (naive %g)", P, trial, e.Energy(), ref.Energy())
 			}
 		}
@@ -142,7 +101,7 @@ func walkSequence(t *testing.T, m *model.RBM, P int) ([]int32, [][2]float64) {
 }
 
 func TestBitIdentical(t *testing.T) {
-	m := randomRBM(t, 30, 20, 0.5, 3)
+	m := rbmtest.RandomRBM(t, 30, 20, 0.5, 3)
 	for _, P := range []int{1, 2, 3} {
 		p1, l1 := walkSequence(t, m, P)
 		p2, l2 := walkSequence(t, m, P)
@@ -161,7 +120,7 @@ func TestBitIdentical(t *testing.T) {
 
 // TestPickDistribution checks the first pick against w_l / Z for P = 2.
 func TestPickDistribution(t *testing.T) {
-	m := randomRBM(t, 4, 3, 1, 3)
+	m := rbmtest.RandomRBM(t, 4, 3, 1, 3)
 	s0 := []int8{1, -1, 1, -1, 1, 1, -1}
 	im, _ := m.Ising()
 	e := newEngine(t, m, s0, 2)
@@ -193,11 +152,11 @@ func TestPickDistribution(t *testing.T) {
 
 // TestDrift bounds the rounding drift of the incremental fields and energy.
 func TestDrift(t *testing.T) {
-	m := randomRBM(t, 60, 40, 1, 5)
+	m := rbmtest.RandomRBM(t, 60, 40, 1, 5)
 	r := rand.NewPCG(3, 4)
-	e := newEngine(t, m, randomSpins(r, 100), 2)
+	e := newEngine(t, m, rbmtest.RandomSpins(r, 100), 2)
 	for i := 0; i < (3*RefreshEvery+1234)/50; i++ {
-		e.Flip(randomPath(r, 100, 50))
+		e.Flip(rbmtest.RandomPath(r, 100, 50))
 	}
 	if e.since >= RefreshEvery || e.since == 0 {
 		t.Fatalf("%d flips since the last refresh (expected 1..%d)", e.since, RefreshEvery-1)
@@ -217,7 +176,7 @@ func TestDrift(t *testing.T) {
 }
 
 func TestKernelDetailedBalance(t *testing.T) {
-	m := randomRBM(t, 3, 2, 1, 11)
+	m := rbmtest.RandomRBM(t, 3, 2, 1, 11)
 	im, _ := m.Ising()
 	theta, err := saw.ParseTheta("kl=1,ku=2,gl=0.9,gh=1.1,pll=0.5,phl=0.3,plh=0.2,n=1")
 	if err != nil {
@@ -237,15 +196,15 @@ func TestKernelDetailedBalance(t *testing.T) {
 // loses a step, and workers that parked while idle wake up.
 func TestOversubscribedAndParked(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	m := randomRBM(t, 12, 8, 0.5, 4)
+	m := rbmtest.RandomRBM(t, 12, 8, 0.5, 4)
 	e := newEngine(t, m, nil, 4)
 	d := dense.New(m, nil)
 	r := rand.NewPCG(3, 3)
 	check := func() {
-		path := randomPath(r, 20, 10)
+		path := rbmtest.RandomPath(r, 20, 10)
 		lf, _ := e.Replay(path, false)
 		lfd, _ := d.Replay(path, false)
-		if !close9(lf[0], lfd[0]) || !close9(lf[1], lfd[1]) {
+		if !rbmtest.Close9(lf[0], lfd[0]) || !rbmtest.Close9(lf[1], lfd[1]) {
 			t.Fatalf("Replay %v (dense %v)", lf, lfd)
 		}
 	}
@@ -273,7 +232,7 @@ func TestOversubscribedAndParked(t *testing.T) {
 }
 
 func TestNewErrors(t *testing.T) {
-	m := randomRBM(t, 3, 2, 1, 1)
+	m := rbmtest.RandomRBM(t, 3, 2, 1, 1)
 	for _, P := range []int{0, 6, MaxP + 1} {
 		if e, err := New(m, nil, P, nil); err == nil {
 			e.Close()
@@ -299,7 +258,7 @@ func TestNewErrors(t *testing.T) {
 func TestCleanup(t *testing.T) {
 	before := runtime.NumGoroutine()
 	func() {
-		e, err := New(randomRBM(t, 6, 6, 1, 1), nil, 3, nil)
+		e, err := New(rbmtest.RandomRBM(t, 6, 6, 1, 1), nil, 3, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
