@@ -258,18 +258,9 @@ func (g *GP) PredictStd(x []float64) (mu, sigma2 float64) {
 	if !g.ready {
 		panic("bo: Predict on an unfitted GP")
 	}
-	n, d := len(g.y), g.dim
+	n := len(g.y)
 	k := g.kbuf
-	for i := range n {
-		var r2 float64
-		row := g.xs[i*d : i*d+d]
-		for j, xj := range x {
-			t := xj*g.inv[j] - row[j]
-			r2 += t * t
-		}
-		k[i] = g.sf2 * math.Exp(-0.5*r2)
-		mu += k[i] * g.alpha[i]
-	}
+	mu = g.kernelMean(x, k)
 	// v = L^-1 k in place; sigma2 = sf2 - |v|^2.
 	sigma2 = g.sf2
 	for i := range n {
@@ -285,16 +276,22 @@ func (g *GP) MeanStd(x []float64) float64 {
 	if !g.ready {
 		panic("bo: MeanStd on an unfitted GP")
 	}
-	n, d := len(g.y), g.dim
-	var mu float64
-	for i := range n {
+	return g.kernelMean(x, g.kbuf)
+}
+
+// kernelMean fills k with the kernel between x and every training input
+// and returns the standardized posterior mean k . alpha.
+func (g *GP) kernelMean(x, k []float64) (mu float64) {
+	d := g.dim
+	for i := range g.y {
 		var r2 float64
 		row := g.xs[i*d : i*d+d]
 		for j, xj := range x {
 			t := xj*g.inv[j] - row[j]
 			r2 += t * t
 		}
-		mu += g.sf2 * math.Exp(-0.5*r2) * g.alpha[i]
+		k[i] = g.sf2 * math.Exp(-0.5*r2)
+		mu += k[i] * g.alpha[i]
 	}
 	return mu
 }
