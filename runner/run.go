@@ -163,7 +163,9 @@ func (t *trial) build(spins []int8) error {
 // rebuild makes a fresh chain from the current spins (see Block).
 func (t *trial) rebuild() error {
 	st := t.ch.Stats()
-	t.base.Flips += st.Flips
+	if st.Flips >= 0 { // -1 marks samplers without flips (sw, blockgibbs)
+		t.base.Flips += st.Flips
+	}
 	t.base.Proposed += st.Proposed
 	t.base.Accepted += st.Accepted
 	if t.tune != nil && !t.tune.Done() {
@@ -269,13 +271,7 @@ func RunTrial(cfg *Config, name string, tn int, done *atomic.Int64) (*TrialRecor
 	st := t.ch.Stats()
 	t.rec.Flips, t.rec.Proposed, t.rec.Accepted = t.base.Flips+st.Flips, t.base.Proposed+st.Proposed, t.base.Accepted+st.Accepted
 	if name == "sardonics" {
-		if t.rec.Tune != nil {
-			t.rec.Params = describeThetas(t.rec.Tune.Policy)
-		} else {
-			t.rec.Params = describeThetas(t.thetas)
-		}
-	} else {
-		t.rec.Flips = flipsOrNA(t.rec.Flips, st.Flips)
+		t.rec.Params = describeThetas(t.thetas) // the policy, once tuning finished
 	}
 	t.rec.WallSeconds = prevWall + time.Since(start).Seconds()
 	t.rec.CPUSeconds = prevCPU + threadCPU() - cpu0
@@ -283,15 +279,6 @@ func RunTrial(cfg *Config, name string, tn int, done *atomic.Int64) (*TrialRecor
 		t.rec.CPUSeconds += w.WorkerCPUSeconds()
 	}
 	return t.rec, nil
-}
-
-// flipsOrNA keeps the "not applicable" marker (-1) of samplers without
-// flips rather than a sum of markers.
-func flipsOrNA(sum, last int64) int64 {
-	if last < 0 {
-		return -1
-	}
-	return sum
 }
 
 func describeThetas(th []saw.Theta) string {
