@@ -23,8 +23,9 @@ Takes about 5 minutes on 2 cores.`,
 		Flags: func(fs *flag.FlagSet, env *Env) func([]string) error {
 			var cfg rbmtrain.Config
 			fs.IntVar(&cfg.Hidden, "hidden", 0, "hidden units (0: 500)")
-			fs.IntVar(&cfg.Epochs, "epochs", 0, "epochs (0: 30)")
+			fs.IntVar(&cfg.Epochs, "epochs", 0, "epochs (0: 5)")
 			fs.Float64Var(&cfg.LR, "lr", 0, "initial learning rate (0: 0.05)")
+			fs.Float64Var(&cfg.WeightDecay, "weight-decay", 0, "L2 penalty on the weights (0: the default, see rbmtrain.Config)")
 			fs.Uint64Var(&cfg.Seed, "seed", 1, "random seed")
 			in := fs.String("patches", "data/patches/patches.bin", "patch `FILE`")
 			npz := fs.String("npz", "data/paper-rbm.npz", "output weights `FILE` (float32 .npz)")

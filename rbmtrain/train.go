@@ -15,7 +15,7 @@ import (
 // Config sets the trainer. Zero fields take the defaults given.
 type Config struct {
 	Hidden      int     // hidden units (default 500)
-	Epochs      int     // passes over the data (default 30)
+	Epochs      int     // passes over the data (default 5)
 	Batch       int     // mini-batch size (default 100)
 	Chains      int     // persistent fantasy chains (default 100)
 	LR          float64 // initial learning rate, decayed linearly to LR/10 over the run (default 0.05)
@@ -40,7 +40,7 @@ func (c Config) WithDefaults() Config {
 		}
 	}
 	def(&c.Hidden, 500)
-	def(&c.Epochs, 30)
+	def(&c.Epochs, 5)
 	def(&c.Batch, 100)
 	def(&c.Chains, 100)
 	def(&c.PLLSamples, 1000)
