@@ -24,6 +24,8 @@ type Engine struct {
 	field  []float64 // visible: b_i + W_i.h; hidden: c_j + v.W_:j
 	wgt    [2][]float64
 	sum    [2][2]float64 // [layer][bias] sums of wgt over available bits
+	bsum   [2][]float64  // [bias][block] sums of wgt over blocks of blockBits bits
+	boff   [3]int        // first block of the visible and hidden layers, and the block count
 	avail  []bool
 	gamma  [2]float64
 	wf     saw.Weight
@@ -52,6 +54,9 @@ func New(r *model.RBM, init []int8) *Engine {
 		avail: make([]bool, n),
 		gamma: [2]float64{1, 1},
 	}
+	nbv, nbh := (r.V+blockBits-1)/blockBits, (r.H+blockBits-1)/blockBits
+	e.boff = [3]int{0, nbv, nbv + nbh}
+	e.bsum = [2][]float64{make([]float64, nbv+nbh), make([]float64, nbv+nbh)}
 	for i := 0; i < r.V; i++ {
 		for j := 0; j < r.H; j++ {
 			e.wt[j*r.V+i] = r.W[i*r.H+j]
@@ -146,24 +151,54 @@ func (e *Engine) layer(k int) (int, int) {
 	return e.nv, e.nv + e.nh
 }
 
-// reweigh recomputes the weights of layer k and its sums.
-func (e *Engine) reweigh(k int) {
-	lo, hi := e.layer(k)
-	z0, z1 := Weights(e.wf, e.gamma[0], e.gamma[1], e.s[lo:hi], e.field[lo:hi], e.avail[lo:hi], e.wgt[0][lo:hi], e.wgt[1][lo:hi])
-	e.sum[k] = [2]float64{z0, z1}
+// blockBits is the size of the blocks whose weight sums are kept: a flip
+// re-adds one block and the block sums instead of a whole layer, and the
+// draw scans block sums first.
+const blockBits = 64
+
+// block returns the layer of bit l, its block and the block's bit range.
+func (e *Engine) block(l int) (k, bl, lo, hi int) {
+	if l >= e.nv {
+		k = 1
+	}
+	first, end := e.layer(k)
+	bl = e.boff[k] + (l-first)/blockBits
+	lo = first + (bl-e.boff[k])*blockBits
+	return k, bl, lo, min(lo+blockBits, end)
 }
 
-// resum recomputes the sums of layer k from its weights.
-func (e *Engine) resum(k int) {
-	lo, hi := e.layer(k)
-	var z0, z1 float64
-	for _, x := range e.wgt[0][lo:hi] {
-		z0 += x
+// reweigh recomputes the weights of layer k and its sums.
+func (e *Engine) reweigh(k int) {
+	first, end := e.layer(k)
+	for lo := first; lo < end; lo += blockBits {
+		hi := min(lo+blockBits, end)
+		bl := e.boff[k] + (lo-first)/blockBits
+		e.bsum[0][bl], e.bsum[1][bl] = Weights(e.wf, e.gamma[0], e.gamma[1], e.s[lo:hi], e.field[lo:hi], e.avail[lo:hi], e.wgt[0][lo:hi], e.wgt[1][lo:hi])
 	}
-	for _, x := range e.wgt[1][lo:hi] {
-		z1 += x
+	e.sumLayer(k)
+}
+
+// resumBlock recomputes the block sums of the block of bit l.
+func (e *Engine) resumBlock(l int) {
+	_, bl, lo, hi := e.block(l)
+	for b := 0; b < 2; b++ {
+		z := 0.0
+		for _, x := range e.wgt[b][lo:hi] {
+			z += x
+		}
+		e.bsum[b][bl] = z
 	}
-	e.sum[k] = [2]float64{z0, z1}
+}
+
+// sumLayer recomputes the sums of layer k from its block sums.
+func (e *Engine) sumLayer(k int) {
+	for b := 0; b < 2; b++ {
+		z := 0.0
+		for _, x := range e.bsum[b][e.boff[k]:e.boff[k+1]] {
+			z += x
+		}
+		e.sum[k][b] = z
+	}
 }
 
 // prepare refreshes when due and brings the weights up to date.
@@ -210,7 +245,8 @@ func (e *Engine) take(l int) {
 	e.avail[l] = false
 	e.wgt[0][l], e.wgt[1][l] = 0, 0
 	other := e.flipField(l)
-	e.resum(1 - other)
+	e.resumBlock(l)
+	e.sumLayer(1 - other)
 	e.reweigh(other)
 }
 
@@ -222,37 +258,60 @@ func (e *Engine) release(path []int32) {
 		dE := float64(e.s[l]) * e.field[l]
 		e.wgt[0][l], e.wgt[1][l] = Weight(wf, g0, dE), Weight(wf, g1, dE)
 	}
-	e.resum(0)
-	e.resum(1)
+	for _, l := range path {
+		e.resumBlock(int(l))
+	}
+	e.sumLayer(0)
+	e.sumLayer(1)
 }
 
 // logPick adds log w_l - log Z at both biases to lf.
 func (e *Engine) logPick(lf *[2]float64, l int) {
 	dE := float64(e.s[l]) * e.field[l]
 	for b := 0; b < 2; b++ {
-		lf[b] += saw.LogWeight(e.wf, e.gamma[b], dE) - math.Log(e.sum[0][b]+e.sum[1][b])
+		lf[b] += LogWeight(e.wf, e.gamma[b], dE) - math.Log(e.sum[0][b]+e.sum[1][b])
 	}
 }
 
-// draw picks an available bit with probability wgt[b][l] / Z_b.
+// draw picks an available bit with probability wgt[b][l] / Z_b: a layer,
+// then a block by its sum, then a bit within the block.
 func (e *Engine) draw(r *rand.PCG, b int) int {
 	u := rng.Float64(r) * (e.sum[0][b] + e.sum[1][b])
-	lo, hi := 0, e.nv
+	k := 0
 	if u >= e.sum[0][b] && e.sum[1][b] > 0 {
 		u -= e.sum[0][b]
-		lo, hi = e.nv, e.nv+e.nh
+		k = 1
 	}
-	w := e.wgt[b]
+	w, bs := e.wgt[b], e.bsum[b]
 	last := -1
-	c := 0.0
-	for l := lo; l < hi; l++ {
-		if w[l] > 0 {
-			c += w[l]
-			if c > u {
-				return l
-			}
-			last = l
+	first, end := e.layer(k)
+	for bl := e.boff[k]; bl < e.boff[k+1]; bl++ {
+		if bs[bl] <= 0 {
+			continue
 		}
+		lo := first + (bl-e.boff[k])*blockBits
+		hi := min(lo+blockBits, end)
+		if u >= bs[bl] {
+			u -= bs[bl]
+			for l := hi - 1; l >= lo; l-- { // in case rounding runs u past the end
+				if w[l] > 0 {
+					last = l
+					break
+				}
+			}
+			continue
+		}
+		c := 0.0
+		for l := lo; l < hi; l++ {
+			if w[l] > 0 {
+				c += w[l]
+				if c > u {
+					return l
+				}
+				last = l
+			}
+		}
+		return last // rounding: u fell between c and the block's sum
 	}
 	if last < 0 { // rounding moved u past an all-zero layer
 		for l := range w {

@@ -9,9 +9,13 @@
 // Bits are indexed visible first, then hidden, as in model.RBM.Ising; spins
 // s = 2x-1. Energies are in the RBM's convention. Pick weights (Weight,
 // and the Weights kernel that package parallelsaw shares) equal
-// exp(saw.LogWeight(...)) to a few ulps, computed with a branch-free
-// polynomial exp and, for the logistic weight, without the logarithm; they
+// exp(saw.LogWeight(...)) to about 1e-13 relative, computed with a cheap
+// table-driven exp and, for the logistic weight, without the logarithm; they
 // lie in [exp(-690), exp(690)]: no overflow, no zero for an available bit.
+// The log-probabilities of a walk are the logarithms of these stored weights
+// (LogWeight below), so the walk the engines draw is exactly the walk whose
+// probabilities they report: the approximation changes the proposal by
+// 1e-13, never the correctness of the chain.
 //
 // An Engine is not safe for concurrent use; Weight and Weights are pure.
 package dense

@@ -13,7 +13,7 @@
 // s_p / sum s using a second uniform and takes its candidate. Given the
 // section, the candidate has probability w_l / s_p, so the pick has
 // probability w_l / sum s: the same distribution as package dense, and the
-// same log-probabilities (saw.LogWeight of the pick minus log sum s) up to
+// same log-probabilities (dense.LogWeight of the pick minus log sum s) up to
 // rounding. Both uniforms come from the walk's random stream and every sum
 // is taken in a fixed order, so the output is bit-identical for a fixed
 // seed and P (it differs between values of P only by rounding).

@@ -290,7 +290,7 @@ func (e *Engine) sums() [2]float64 {
 func (e *Engine) take(lf *[2]float64, l int, z [2]float64) {
 	dE := e.dE(l)
 	for b := 0; b < 2; b++ {
-		lf[b] += saw.LogWeight(e.wf, e.gamma[b], dE) - math.Log(z[b])
+		lf[b] += dense.LogWeight(e.wf, e.gamma[b], dE) - math.Log(z[b])
 	}
 	e.e += dE
 	e.sh.s[l] = -e.sh.s[l]
