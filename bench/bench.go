@@ -54,8 +54,13 @@ func cpuNow() float64 {
 // measure steps a chain until budget CPU seconds are spent and returns
 // steps, CPU seconds and flips.
 func measure(name string, m *model.Model, beta float64, sc runner.SAWConfig, budget float64) (steps int64, cpu, wall float64, flips int64, err error) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
+	if sc.Engine == "parallel" && len(sc.CPUs) > 0 {
+		undo, _ := topology.PinFor(sc.CPUs[0]) // as runner pins a trial's coordinator
+		defer undo()
+	} else {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
 	init := runner.InitialState(1, 0, m.Variables())
 	ch, release, err := runner.NewChain(name, m, beta, sc, runner.StreamFor(1, 0, name), init)
 	if err != nil {
@@ -111,8 +116,12 @@ func kernels(ncpu int) []kernel {
 		{"rbm", "sardonics dense", "rbm-random:V=784,H=500,seed=1,scale=0.1", 1, "sardonics", "dense", 0, "ns/flip"},
 		{"rbm", "sardonics parallel P=1", "rbm-random:V=784,H=500,seed=1,scale=0.1", 1, "sardonics", "parallel", 1, "ns/flip"},
 	}
-	if ncpu > 1 {
-		ks = append(ks, kernel{"rbm", fmt.Sprintf("sardonics parallel P=%d", ncpu), "rbm-random:V=784,H=500,seed=1,scale=0.1", 1, "sardonics", "parallel", ncpu, "ns/flip"})
+	// The scaling curve: P = 2, 4, 8, ... and all CPUs.
+	for p := 2; p <= ncpu; p *= 2 {
+		ks = append(ks, kernel{"rbm", fmt.Sprintf("sardonics parallel P=%d", p), "rbm-random:V=784,H=500,seed=1,scale=0.1", 1, "sardonics", "parallel", p, "ns/flip"})
+		if p < ncpu && 2*p > ncpu {
+			p = ncpu / 2 // the next round is ncpu
+		}
 	}
 	return ks
 }

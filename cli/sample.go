@@ -107,7 +107,10 @@ from the statistics. Trial t uses the random stream of (seed, t) only, so
 
 Cores: --threads trials run at once (default: the CPUs this process may use).
 For RBMs the sardonics engine is serial unless --engine parallel or
---engine-threads P > 1; trials x engine threads never exceed the CPUs.
+--engine-threads P > 1; trials x engine threads never exceed the CPUs. With
+--engine parallel and no P, each trial gets CPUs / (trials at once) sections,
+at most 4. Each trial running at once owns P CPUs of the affinity mask: its
+coordinator is pinned to the first, its P - 1 workers to the others.
 
 Writes DIR/summary.json, DIR/acf.png, DIR/trace.png, DIR/SAMPLER/trial-T/
 (energy.csv, stats.json, states.npy with --save-states) and, after tuning,
@@ -174,6 +177,7 @@ DIR/rewards.png and DIR/tuning.csv.`,
 				if m.RBM != nil && (sc.Engine == "parallel" || sc.EngineThreads > 1) {
 					if sc.EngineThreads <= 0 {
 						_, sc.EngineThreads = topology.Split(ncpu, *trials)
+						sc.EngineThreads = min(sc.EngineThreads, maxAutoEngineThreads)
 					}
 					par = max(1, min(par, ncpu/max(1, sc.EngineThreads)))
 				}
@@ -196,6 +200,13 @@ DIR/rewards.png and DIR/tuning.csv.`,
 		},
 	})
 }
+
+// maxAutoEngineThreads caps the automatic section count of the parallel
+// engine: its spin barrier is measured to pay up to 4 sections (2.0x at 4 on
+// a 16-CPU VM, 1.7x at 2), while 8 and 16 were fast on one lease of that VM
+// and 10-50x slower on another (a descheduled virtual CPU stalls every
+// flip). --engine-threads still sets any count.
+const maxAutoEngineThreads = 4
 
 func settingsString(sf sawFlags, tf tuneFlags) string {
 	return fmt.Sprintf("params=%s layout=%s weight=%s accept=%s engine=%s tune=%v policy=%s iterations=%d iter-steps=%d reward=%s bounds=%s kernels=%d",

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"sardonics/dense"
 	"sardonics/model"
@@ -404,21 +405,19 @@ func (sh *shared) run() {
 		}
 	}
 	sh.secs[0].exec(sh)
+	var w backoff
 	for _, sc := range sh.secs[1:] {
-		for n := 0; sc.out.done.Load() != seq; n++ {
-			switch {
-			case n < spinsBeforeYield:
-			case n < spinsBeforeYield+yieldsBeforePark:
-				runtime.Gosched()
-			default:
-				// Park; any worker that finishes wakes us, and we recheck.
-				sh.parked.flag.Store(1)
-				if sc.out.done.Load() == seq && sh.parked.flag.CompareAndSwap(1, 0) {
-					break
-				}
-				<-sh.parked.wake // a worker cleared the flag and sends once
-				n = 0
+		for sc.out.done.Load() != seq {
+			if !w.wait() {
+				continue
 			}
+			// Park; any worker that finishes wakes us, and we recheck.
+			sh.parked.flag.Store(1)
+			if sc.out.done.Load() == seq && sh.parked.flag.CompareAndSwap(1, 0) {
+				break
+			}
+			<-sh.parked.wake // a worker cleared the flag and sends once
+			w = backoff{}
 		}
 	}
 }
@@ -465,23 +464,49 @@ func (sh *shared) worker(p, cpu int) {
 // await waits until seq differs from last and returns it: spinning, then
 // yielding, then parked until the coordinator wakes it.
 func (sc *section) await(seq *atomic.Uint64, last uint64) uint64 {
-	for n := 0; ; n++ {
+	var w backoff
+	for {
 		if s := seq.Load(); s != last {
 			return s
 		}
-		switch {
-		case n < spinsBeforeYield:
-		case n < spinsBeforeYield+yieldsBeforePark:
-			runtime.Gosched()
-		default:
-			sc.out.sleeping.Store(1)
-			if seq.Load() != last && sc.out.sleeping.CompareAndSwap(1, 0) {
-				continue
-			}
-			<-sc.wake // the coordinator cleared sleeping and sends once
-			n = 0
+		if !w.wait() {
+			continue
 		}
+		sc.out.sleeping.Store(1)
+		if seq.Load() != last && sc.out.sleeping.CompareAndSwap(1, 0) {
+			continue
+		}
+		<-sc.wake // the coordinator cleared sleeping and sends once
+		w = backoff{}
 	}
+}
+
+// backoff paces a wait loop: spin for spinFor, then yield for yieldFor,
+// then tell the caller to park. The clock is read once every 256 checks.
+type backoff struct {
+	n     uint32
+	start time.Time
+}
+
+// wait is called after each failed check; it reports whether to park.
+func (w *backoff) wait() bool {
+	w.n++
+	if w.n&255 != 0 {
+		return false
+	}
+	now := time.Now()
+	if w.start.IsZero() {
+		w.start = now
+		return false
+	}
+	switch d := now.Sub(w.start); {
+	case d < spinFor:
+		return false
+	case d < spinFor+yieldFor:
+		runtime.Gosched()
+		return false
+	}
+	return true
 }
 
 // exec runs the current command on this section.

@@ -2,9 +2,13 @@
 
 package parallelsaw
 
-// Waiting spins this many times on an atomic, then yields this many times,
-// then parks on a channel until woken.
+import "time"
+
+// A waiter spins on an atomic for spinFor (a flip costs microseconds, and a
+// parked thread takes tens of microseconds to wake, so parking early makes
+// every flip pay a wake-up), then yields for yieldFor, then parks on a
+// channel until woken.
 const (
-	spinsBeforeYield = 1 << 12
-	yieldsBeforePark = 1 << 6
+	spinFor  = 200 * time.Microsecond
+	yieldFor = 100 * time.Microsecond
 )

@@ -2,8 +2,10 @@
 
 package parallelsaw
 
+import "time"
+
 // Under the race detector every atomic load is expensive: spin briefly.
 const (
-	spinsBeforeYield = 1 << 4
-	yieldsBeforePark = 1 << 4
+	spinFor  = 2 * time.Microsecond
+	yieldFor = 2 * time.Microsecond
 )

@@ -21,6 +21,7 @@ import (
 	"sardonics/rng"
 	"sardonics/sampler"
 	"sardonics/saw"
+	"sardonics/topology"
 )
 
 // Config is one `sample` run.
@@ -314,8 +315,10 @@ func Run(cfg *Config) (map[string][]*TrialRecord, map[string]float64, error) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				wc, undo := slotConfig(cfg, name, w)
+				defer undo()
 				for i := range jobs {
-					recs[i], errs[i] = runOrLoad(cfg, name, cfg.TrialOffset+i, &done)
+					recs[i], errs[i] = runOrLoad(wc, name, cfg.TrialOffset+i, &done)
 				}
 			}()
 		}
@@ -338,6 +341,24 @@ func Run(cfg *Config) (map[string][]*TrialRecord, map[string]float64, error) {
 		wall[name] = time.Since(start).Seconds()
 	}
 	return out, wall, nil
+}
+
+// slotConfig gives the w-th trial goroutine its own CPUs when the parallel
+// RBM engine runs: the P CPUs cfg.SAW.CPUs[w*P:(w+1)*P], the goroutine
+// pinned to the first (it coordinates section 0) and the engine's workers to
+// the others, so trials running side by side never share a CPU. Without
+// enough CPUs for the slot nothing is pinned. undo releases the goroutine.
+func slotConfig(cfg *Config, name string, w int) (*Config, func()) {
+	p, cpus := cfg.SAW.EngineThreads, cfg.SAW.CPUs
+	if name != "sardonics" || cfg.Model.RBM == nil || p <= 1 || len(cpus) < (w+1)*p {
+		wc := *cfg
+		wc.SAW.CPUs = nil
+		return &wc, func() {}
+	}
+	wc := *cfg
+	wc.SAW.CPUs = cpus[w*p : (w+1)*p]
+	undo, _ := topology.PinFor(wc.SAW.CPUs[0]) // a failure only costs speed
+	return &wc, undo
 }
 
 // runOrLoad runs a trial, or loads it when a previous (interrupted) run

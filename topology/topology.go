@@ -111,3 +111,22 @@ func Split(total, trials int) (parallelTrials, threadsPerTrial int) {
 	parallelTrials = min(trials, total)
 	return parallelTrials, total / parallelTrials
 }
+
+// PinFor pins the calling goroutine like Pin and returns the function that
+// undoes it: the thread's previous affinity is restored before the
+// goroutine is unlocked, so the thread can go back to the runtime's pool.
+// The coordinator of a parallel engine uses it: left floating, it migrates
+// between CPUs (losing its section's cache) or lands on a worker's CPU.
+func PinFor(cpu int) (undo func(), err error) {
+	var old unix.CPUSet
+	getErr := unix.SchedGetaffinity(0, &old)
+	err = Pin(cpu)
+	return func() {
+		if getErr == nil {
+			_ = unix.SchedSetaffinity(0, &old)
+			runtime.UnlockOSThread()
+		}
+		// Without the old mask the thread stays locked and ends with its
+		// goroutine rather than return to the pool pinned.
+	}, err
+}
