@@ -206,3 +206,21 @@ func TestGenRoundTrip(t *testing.T) {
 		t.Errorf("exact differs after gen:\n%s\n%s", a, b)
 	}
 }
+
+// TestOutOfAnotherCommandRefused: finished trials in --out are reused (the
+// resume mechanism), so a run with other flags into the same folder must be
+// refused, not silently served the old trials.
+func TestOutOfAnotherCommandRefused(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"sample", "--model", "ferro2d:L=4", "--T", "2", "--sampler", "gibbs", "--trials", "1", "--steps", "50", "--burn", "10", "--out", dir}
+	if _, _, err := run(t, append(base, "--quiet")...); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := run(t, base...); err != nil { // the same command (--quiet aside) is allowed
+		t.Fatalf("same command again: %v", err)
+	}
+	_, _, err := run(t, append(base, "--seed", "2")...)
+	if err == nil || ExitCode(err) != 2 || !strings.Contains(err.Error(), "another command") {
+		t.Fatalf("other command into the same --out: err %v (exit %d), want exit 2", err, ExitCode(err))
+	}
+}

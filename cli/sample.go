@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 
 	"sardonics/model"
 	"sardonics/runner"
@@ -248,6 +250,10 @@ func runAndWrite(cfg *runner.Config, dir string, env *Env, settings string) erro
 
 // saveCommand records the flags of a sample run in DIR/command.json, so
 // that --resume DIR can repeat them.
+//
+// Finished trials and checkpoints in dir are reused (that is how --resume
+// works), so a folder that holds a run of another command is refused rather
+// than mixed into this one.
 func saveCommand(fs *flag.FlagSet, dir string) error {
 	var args []string
 	fs.Visit(func(f *flag.Flag) {
@@ -259,7 +265,30 @@ func saveCommand(fs *flag.FlagSet, dir string) error {
 	if err != nil {
 		return err
 	}
-	return runner.WriteFileAtomic(filepath.Join(dir, "command.json"), append(b, '\n'))
+	b = append(b, '\n')
+	path := filepath.Join(dir, "command.json")
+	if old, err := os.ReadFile(path); err == nil && !sameCommand(old, b) {
+		return usagef("--out %s holds the results of another command (%s); choose another folder, delete it, or continue it with --resume %s", dir, path, dir)
+	}
+	return runner.WriteFileAtomic(path, b)
+}
+
+// sameCommand compares two command.json files, ignoring --quiet.
+func sameCommand(a, b []byte) bool {
+	var x, y []string
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	drop := func(s []string) []string {
+		var out []string
+		for _, v := range s {
+			if !strings.HasPrefix(v, "--quiet=") {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	return slices.Equal(drop(x), drop(y))
 }
 
 // resumeSample reruns the command saved in dir; finished trials are kept,
