@@ -4,6 +4,7 @@ import (
 	"syscall"
 	"testing"
 
+	"sardonics/data"
 	"sardonics/model"
 	"sardonics/rng"
 )
@@ -70,7 +71,15 @@ func BenchmarkMetropolis(b *testing.B) {
 }
 
 func BenchmarkSW(b *testing.B) {
-	benchChain(b, NewSW, ferro2D(b, 60), 1/2.27, 100)
+	b.Run("ferro2d-L60-T2.27", func(b *testing.B) { benchChain(b, NewSW, ferro2D(b, 60), 1/2.27, 100) })
+	b.Run("rbm784x500", func(b *testing.B) { benchChain(b, NewSW, randomRBM(b, 784, 500, 0.05, true, 1), 1, 10) })
+	b.Run("paper-rbm", func(b *testing.B) {
+		m, err := data.PaperRBM()
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchChain(b, NewSW, m, 1, 10)
+	})
 }
 
 // BenchmarkBlockGibbs is one h|v, v|h sweep of a 784 x 500 RBM with
