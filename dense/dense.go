@@ -54,7 +54,7 @@ func New(r *model.RBM, init []int8) *Engine {
 		avail: make([]bool, n),
 		gamma: [2]float64{1, 1},
 	}
-	nbv, nbh := (r.V+blockBits-1)/blockBits, (r.H+blockBits-1)/blockBits
+	nbv, nbh := NumBlocks(r.V), NumBlocks(r.H)
 	e.boff = [3]int{0, nbv, nbv + nbh}
 	e.bsum = [2][]float64{make([]float64, nbv+nbh), make([]float64, nbv+nbh)}
 	for i := 0; i < r.V; i++ {
@@ -151,54 +151,33 @@ func (e *Engine) layer(k int) (int, int) {
 	return e.nv, e.nv + e.nh
 }
 
-// blockBits is the size of the blocks whose weight sums are kept: a flip
-// re-adds one block and the block sums instead of a whole layer, and the
-// draw scans block sums first.
-const blockBits = 64
-
-// block returns the layer of bit l, its block and the block's bit range.
-func (e *Engine) block(l int) (k, bl, lo, hi int) {
-	if l >= e.nv {
-		k = 1
-	}
-	first, end := e.layer(k)
-	bl = e.boff[k] + (l-first)/blockBits
-	lo = first + (bl-e.boff[k])*blockBits
-	return k, bl, lo, min(lo+blockBits, end)
+// layerBlocks returns layer k's bit range and its block sums at both biases.
+func (e *Engine) layerBlocks(k int) (lo, hi int, bs0, bs1 []float64) {
+	lo, hi = e.layer(k)
+	return lo, hi, e.bsum[0][e.boff[k]:e.boff[k+1]], e.bsum[1][e.boff[k]:e.boff[k+1]]
 }
 
 // reweigh recomputes the weights of layer k and its sums.
 func (e *Engine) reweigh(k int) {
-	first, end := e.layer(k)
-	for lo := first; lo < end; lo += blockBits {
-		hi := min(lo+blockBits, end)
-		bl := e.boff[k] + (lo-first)/blockBits
-		e.bsum[0][bl], e.bsum[1][bl] = Weights(e.wf, e.gamma[0], e.gamma[1], e.s[lo:hi], e.field[lo:hi], e.avail[lo:hi], e.wgt[0][lo:hi], e.wgt[1][lo:hi])
-	}
-	e.sumLayer(k)
+	lo, hi, bs0, bs1 := e.layerBlocks(k)
+	z0, z1 := BlockWeights(e.wf, e.gamma[0], e.gamma[1], e.s[lo:hi], e.field[lo:hi], e.avail[lo:hi], e.wgt[0][lo:hi], e.wgt[1][lo:hi], bs0, bs1)
+	e.sum[k] = [2]float64{z0, z1}
 }
 
 // resumBlock recomputes the block sums of the block of bit l.
 func (e *Engine) resumBlock(l int) {
-	_, bl, lo, hi := e.block(l)
-	for b := 0; b < 2; b++ {
-		z := 0.0
-		for _, x := range e.wgt[b][lo:hi] {
-			z += x
-		}
-		e.bsum[b][bl] = z
+	k := 0
+	if l >= e.nv {
+		k = 1
 	}
+	lo, hi, bs0, bs1 := e.layerBlocks(k)
+	ResumBlock(e.wgt[0][lo:hi], e.wgt[1][lo:hi], bs0, bs1, l-lo)
 }
 
 // sumLayer recomputes the sums of layer k from its block sums.
 func (e *Engine) sumLayer(k int) {
-	for b := 0; b < 2; b++ {
-		z := 0.0
-		for _, x := range e.bsum[b][e.boff[k]:e.boff[k+1]] {
-			z += x
-		}
-		e.sum[k][b] = z
-	}
+	_, _, bs0, bs1 := e.layerBlocks(k)
+	e.sum[k] = [2]float64{Sum(bs0), Sum(bs1)}
 }
 
 // prepare refreshes when due and brings the weights up to date.
@@ -282,45 +261,17 @@ func (e *Engine) draw(r *rand.PCG, b int) int {
 		u -= e.sum[0][b]
 		k = 1
 	}
-	w, bs := e.wgt[b], e.bsum[b]
-	last := -1
-	first, end := e.layer(k)
-	for bl := e.boff[k]; bl < e.boff[k+1]; bl++ {
-		if bs[bl] <= 0 {
-			continue
-		}
-		lo := first + (bl-e.boff[k])*blockBits
-		hi := min(lo+blockBits, end)
-		if u >= bs[bl] {
-			u -= bs[bl]
-			for l := hi - 1; l >= lo; l-- { // in case rounding runs u past the end
-				if w[l] > 0 {
-					last = l
-					break
-				}
-			}
-			continue
-		}
-		c := 0.0
-		for l := lo; l < hi; l++ {
-			if w[l] > 0 {
-				c += w[l]
-				if c > u {
-					return l
-				}
-				last = l
-			}
-		}
-		return last // rounding: u fell between c and the block's sum
+	lo, hi, bs0, bs1 := e.layerBlocks(k)
+	bs := [2][]float64{bs0, bs1}[b]
+	if l := BlockDraw(e.wgt[b][lo:hi], bs, u); l >= 0 {
+		return lo + l
 	}
-	if last < 0 { // rounding moved u past an all-zero layer
-		for l := range w {
-			if w[l] > 0 {
-				last = l
-			}
+	for l := len(e.wgt[b]) - 1; l >= 0; l-- { // rounding moved u past an all-zero layer
+		if e.wgt[b][l] > 0 {
+			return l
 		}
 	}
-	return last
+	return -1
 }
 
 // Walk draws a SAW of length k at bias index b (see saw.Engine).
