@@ -3,7 +3,6 @@ package parallelsaw
 import (
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"syscall"
 	"testing"
 	"time"
@@ -13,8 +12,6 @@ import (
 	"sardonics/model"
 	"sardonics/saw"
 	"sardonics/topology"
-
-	"golang.org/x/sys/unix"
 )
 
 const benchWalk = 40
@@ -53,17 +50,11 @@ func pinCoordinator(b *testing.B) func() {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var old unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &old); err != nil {
-		b.Fatal(err)
-	}
-	if err := topology.Pin(cpus[0]); err != nil {
+	undo, err := topology.PinFor(cpus[0])
+	if err != nil {
 		b.Log(err)
 	}
-	return func() {
-		unix.SchedSetaffinity(0, &old)
-		runtime.UnlockOSThread()
-	}
+	return undo
 }
 
 // cpuTime is the process's user+system CPU time (spinning included).

@@ -350,12 +350,11 @@ func Run(cfg *Config) (map[string][]*TrialRecord, map[string]float64, error) {
 // enough CPUs for the slot nothing is pinned. undo releases the goroutine.
 func slotConfig(cfg *Config, name string, w int) (*Config, func()) {
 	p, cpus := cfg.SAW.EngineThreads, cfg.SAW.CPUs
+	wc := *cfg
+	wc.SAW.CPUs = nil
 	if name != "sardonics" || cfg.Model.RBM == nil || p <= 1 || len(cpus) < (w+1)*p {
-		wc := *cfg
-		wc.SAW.CPUs = nil
 		return &wc, func() {}
 	}
-	wc := *cfg
 	wc.SAW.CPUs = cpus[w*p : (w+1)*p]
 	undo, _ := topology.PinFor(wc.SAW.CPUs[0]) // a failure only costs speed
 	return &wc, undo

@@ -1,0 +1,4 @@
+package runner
+
+// SlotConfig exposes slotConfig to the external tests.
+var SlotConfig = slotConfig
