@@ -152,6 +152,9 @@ func PlotACF(path, title string, curves []Series) error {
 	zero.Color = color.Gray{Y: 100}
 	zero.Width = vg.Points(0.5)
 	p.Add(zero)
+	// Headroom above 1 for the legend, so that a curve that stays near 1
+	// (a sampler that does not mix) is not drawn under it.
+	p.Y.Max = max(p.Y.Max, 1+0.07*float64(len(curves)))
 	return save(path, Width, Height, func(dc draw.Canvas) { p.Draw(dc) })
 }
 
