@@ -22,10 +22,7 @@ type Engine struct {
 	b, c   []float64
 	s      []int8
 	field  []float64 // visible: b_i + W_i.h; hidden: c_j + v.W_:j
-	wgt    [2][]float64
-	sum    [2][2]float64 // [layer][bias] sums of wgt over available bits
-	bsum   [2][]float64  // [bias][block] sums of wgt over blocks of blockBits bits
-	boff   [3]int        // first block of the visible and hidden layers, and the block count
+	t      *Table    // pick weights, visible layer first
 	avail  []bool
 	gamma  [2]float64
 	wf     saw.Weight
@@ -50,13 +47,10 @@ func New(r *model.RBM, init []int8) *Engine {
 		c:     append([]float64(nil), r.C...),
 		s:     make([]int8, n),
 		field: make([]float64, n),
-		wgt:   [2][]float64{make([]float64, n), make([]float64, n)},
+		t:     NewTable(r.V, r.H),
 		avail: make([]bool, n),
 		gamma: [2]float64{1, 1},
 	}
-	nbv, nbh := NumBlocks(r.V), NumBlocks(r.H)
-	e.boff = [3]int{0, nbv, nbv + nbh}
-	e.bsum = [2][]float64{make([]float64, nbv+nbh), make([]float64, nbv+nbh)}
 	for i := 0; i < r.V; i++ {
 		for j := 0; j < r.H; j++ {
 			e.wt[j*r.V+i] = r.W[i*r.H+j]
@@ -151,33 +145,10 @@ func (e *Engine) layer(k int) (int, int) {
 	return e.nv, e.nv + e.nh
 }
 
-// layerBlocks returns layer k's bit range and its block sums at both biases.
-func (e *Engine) layerBlocks(k int) (lo, hi int, bs0, bs1 []float64) {
-	lo, hi = e.layer(k)
-	return lo, hi, e.bsum[0][e.boff[k]:e.boff[k+1]], e.bsum[1][e.boff[k]:e.boff[k+1]]
-}
-
 // reweigh recomputes the weights of layer k and its sums.
 func (e *Engine) reweigh(k int) {
-	lo, hi, bs0, bs1 := e.layerBlocks(k)
-	z0, z1 := BlockWeights(e.wf, e.gamma[0], e.gamma[1], e.s[lo:hi], e.field[lo:hi], e.avail[lo:hi], e.wgt[0][lo:hi], e.wgt[1][lo:hi], bs0, bs1)
-	e.sum[k] = [2]float64{z0, z1}
-}
-
-// resumBlock recomputes the block sums of the block of bit l.
-func (e *Engine) resumBlock(l int) {
-	k := 0
-	if l >= e.nv {
-		k = 1
-	}
-	lo, hi, bs0, bs1 := e.layerBlocks(k)
-	ResumBlock(e.wgt[0][lo:hi], e.wgt[1][lo:hi], bs0, bs1, l-lo)
-}
-
-// sumLayer recomputes the sums of layer k from its block sums.
-func (e *Engine) sumLayer(k int) {
-	_, _, bs0, bs1 := e.layerBlocks(k)
-	e.sum[k] = [2]float64{Sum(bs0), Sum(bs1)}
+	lo, hi := e.layer(k)
+	e.t.Reweigh(k, e.wf, e.gamma[0], e.gamma[1], e.s[lo:hi], e.field[lo:hi], e.avail[lo:hi])
 }
 
 // prepare refreshes when due and brings the weights up to date.
@@ -222,10 +193,8 @@ func (e *Engine) flipField(l int) int {
 // weights and sums are brought up to date.
 func (e *Engine) take(l int) {
 	e.avail[l] = false
-	e.wgt[0][l], e.wgt[1][l] = 0, 0
 	other := e.flipField(l)
-	e.resumBlock(l)
-	e.sumLayer(1 - other)
+	e.t.Take(l)
 	e.reweigh(other)
 }
 
@@ -235,43 +204,22 @@ func (e *Engine) release(path []int32) {
 	for _, l := range path {
 		e.avail[l] = true
 		dE := float64(e.s[l]) * e.field[l]
-		e.wgt[0][l], e.wgt[1][l] = Weight(wf, g0, dE), Weight(wf, g1, dE)
+		e.t.Set(int(l), Weight(wf, g0, dE), Weight(wf, g1, dE))
 	}
-	for _, l := range path {
-		e.resumBlock(int(l))
-	}
-	e.sumLayer(0)
-	e.sumLayer(1)
+	e.t.SumLayers()
 }
 
 // logPick adds log w_l - log Z at both biases to lf.
 func (e *Engine) logPick(lf *[2]float64, l int) {
 	dE := float64(e.s[l]) * e.field[l]
 	for b := 0; b < 2; b++ {
-		lf[b] += LogWeight(e.wf, e.gamma[b], dE) - math.Log(e.sum[0][b]+e.sum[1][b])
+		lf[b] += LogWeight(e.wf, e.gamma[b], dE) - math.Log(e.t.Z(b))
 	}
 }
 
-// draw picks an available bit with probability wgt[b][l] / Z_b: a layer,
-// then a block by its sum, then a bit within the block.
+// draw picks an available bit with probability w_l / Z_b (Table.Draw).
 func (e *Engine) draw(r *rand.PCG, b int) int {
-	u := rng.Float64(r) * (e.sum[0][b] + e.sum[1][b])
-	k := 0
-	if u >= e.sum[0][b] && e.sum[1][b] > 0 {
-		u -= e.sum[0][b]
-		k = 1
-	}
-	lo, hi, bs0, bs1 := e.layerBlocks(k)
-	bs := [2][]float64{bs0, bs1}[b]
-	if l := BlockDraw(e.wgt[b][lo:hi], bs, u); l >= 0 {
-		return lo + l
-	}
-	for l := len(e.wgt[b]) - 1; l >= 0; l-- { // rounding moved u past an all-zero layer
-		if e.wgt[b][l] > 0 {
-			return l
-		}
-	}
-	return -1
+	return e.t.Draw(b, rng.Float64(r)*e.t.Z(b))
 }
 
 // Walk draws a SAW of length k at bias index b (see saw.Engine).

@@ -160,8 +160,8 @@ func TestHugeCouplings(t *testing.T) {
 				t.Fatalf("%v: walk dE %g, reverse %g", wf, dE, dEr)
 			}
 			for l := range d.avail {
-				if !(d.wgt[0][l] > 0 && d.wgt[1][l] > 0) && !d.stale {
-					t.Fatalf("%v: weight of bit %d is %g, %g", wf, l, d.wgt[0][l], d.wgt[1][l])
+				if !(d.t.W[0][l] > 0 && d.t.W[1][l] > 0) && !d.stale {
+					t.Fatalf("%v: weight of bit %d is %g, %g", wf, l, d.t.W[0][l], d.t.W[1][l])
 				}
 			}
 		}

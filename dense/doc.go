@@ -2,7 +2,8 @@
 // the local field of every unit, updates the other layer's fields with one
 // axpy per flip (over a row of W for a visible flip, over a row of the
 // transposed copy for a hidden flip), recomputes the pick weights of that
-// layer at both biases, and draws linearly (sum, then scan). Fields and the
+// layer at both biases in a Table (block sums of 64 weights, shared with
+// package parallelsaw), and draws by layer, block, then bit. Fields and the
 // energy are recomputed from scratch every RefreshEvery flips, so rounding
 // never accumulates.
 //

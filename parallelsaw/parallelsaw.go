@@ -82,12 +82,9 @@ type section struct {
 	wv       []float64 // V x hp: W[i, hlo+j] at i*hp+j
 	wh       []float64 // H x vp: W[vlo+i, j] at j*vp+i
 	b, c     []float64
-	f        []float64 // fields: visible part (vp), then hidden (hp)
-	wgt      [2][]float64
+	f        []float64    // fields: visible part (vp), then hidden (hp)
+	t        *dense.Table // pick weights: visible part, then hidden
 	av       []bool
-	sum      [2][2]float64 // [layer][bias]
-	bsum     [2][]float64  // [bias] block sums (dense.BlockBits), visible blocks then hidden
-	nbv      int           // visible blocks
 	g        [2]float64
 	wf       saw.Weight
 	stale    bool
@@ -159,10 +156,7 @@ func New(r *model.RBM, init []int8, P int, cpus []int) (*Engine, error) {
 		sc.c = append([]float64(nil), r.C[sc.hlo:sc.hhi]...)
 		m := sc.vp + sc.hp
 		sc.f = make([]float64, m)
-		sc.wgt = [2][]float64{make([]float64, m), make([]float64, m)}
-		sc.nbv = dense.NumBlocks(sc.vp)
-		nb := sc.nbv + dense.NumBlocks(sc.hp)
-		sc.bsum = [2][]float64{make([]float64, nb), make([]float64, nb)}
+		sc.t = dense.NewTable(sc.vp, sc.hp)
 		sc.av = make([]bool, m)
 		for i := range sc.av {
 			sc.av[i] = true
@@ -542,34 +536,28 @@ func (sc *section) doStep(sh *shared, c *command) {
 		sc.stale = false
 	}
 	if l := int(c.flip); l >= 0 {
-		k, mine := sc.local(sh, l)
-		if mine {
+		if k, mine := sc.local(sh, l); mine {
 			sc.av[k] = false
-			sc.wgt[0][k], sc.wgt[1][k] = 0, 0
+			sc.t.Take(k)
 		}
-		other := sc.axpy(sh, l, float64(sh.s[l]))
-		if mine {
-			sc.resumBlock(k)
-			sc.sumLayer(1 - other)
-		}
-		sc.reweigh(sh, other)
+		sc.reweigh(sh, sc.axpy(sh, l, float64(sh.s[l])))
 	}
 	if c.path != nil {
 		for _, l := range c.path {
 			if k, ok := sc.local(sh, int(l)); ok {
 				sc.av[k] = true
 				dE := float64(sh.s[l]) * sc.f[k]
-				sc.wgt[0][k], sc.wgt[1][k] = dense.Weight(sc.wf, sc.g[0], dE), dense.Weight(sc.wf, sc.g[1], dE)
-				sc.resumBlock(k)
+				sc.t.Set(k, dense.Weight(sc.wf, sc.g[0], dE), dense.Weight(sc.wf, sc.g[1], dE))
 			}
 		}
-		sc.sumLayer(0)
-		sc.sumLayer(1)
+		sc.t.SumLayers()
 	}
-	b := c.b
-	sc.out.z = [2]float64{sc.sum[0][0] + sc.sum[1][0], sc.sum[0][1] + sc.sum[1][1]}
+	sc.out.z = [2]float64{sc.t.Z(0), sc.t.Z(1)}
 	if c.draw {
-		sc.out.cand = sc.draw(sh, b, c.u*sc.out.z[b])
+		sc.out.cand = -1
+		if k := sc.t.Draw(int(c.b), c.u*sc.out.z[c.b]); k >= 0 {
+			sc.out.cand = int32(sc.global(sh, k))
+		}
 	}
 }
 
@@ -626,57 +614,9 @@ func (sc *section) axpy(sh *shared, l int, d float64) int {
 	return 0
 }
 
-// blocks returns layer k's local range and its block sums at both biases.
-func (sc *section) blocks(k int) (lo, hi int, bs0, bs1 []float64) {
-	lo, hi = sc.span(k)
-	b0, b1 := 0, sc.nbv
-	if k == 1 {
-		b0, b1 = sc.nbv, len(sc.bsum[0])
-	}
-	return lo, hi, sc.bsum[0][b0:b1], sc.bsum[1][b0:b1]
-}
-
 func (sc *section) reweigh(sh *shared, k int) {
-	lo, hi, bs0, bs1 := sc.blocks(k)
-	z0, z1 := dense.BlockWeights(sc.wf, sc.g[0], sc.g[1], sc.spins(sh, k), sc.f[lo:hi], sc.av[lo:hi], sc.wgt[0][lo:hi], sc.wgt[1][lo:hi], bs0, bs1)
-	sc.sum[k] = [2]float64{z0, z1}
-}
-
-// resumBlock recomputes the block sums of the block of local bit k.
-func (sc *section) resumBlock(k int) {
-	layer := 0
-	if k >= sc.vp {
-		layer = 1
-	}
-	lo, hi, bs0, bs1 := sc.blocks(layer)
-	dense.ResumBlock(sc.wgt[0][lo:hi], sc.wgt[1][lo:hi], bs0, bs1, k-lo)
-}
-
-// sumLayer recomputes the sums of layer k from its block sums.
-func (sc *section) sumLayer(k int) {
-	_, _, bs0, bs1 := sc.blocks(k)
-	sc.sum[k] = [2]float64{dense.Sum(bs0), dense.Sum(bs1)}
-}
-
-// draw returns the global bit at which the running sum of weights at bias b
-// (visible, then hidden) first exceeds u, the last positive one if rounding
-// runs past the end, or -1 if the section has no available bit.
-func (sc *section) draw(sh *shared, b int32, u float64) int32 {
-	k := 0
-	if u >= sc.sum[0][b] && sc.sum[1][b] > 0 {
-		u -= sc.sum[0][b]
-		k = 1
-	}
-	lo, hi, bs0, bs1 := sc.blocks(k)
-	if l := dense.BlockDraw(sc.wgt[b][lo:hi], [2][]float64{bs0, bs1}[b], u); l >= 0 {
-		return int32(sc.global(sh, lo+l))
-	}
-	for l := len(sc.wgt[b]) - 1; l >= 0; l-- { // rounding moved u past an all-zero layer
-		if sc.wgt[b][l] > 0 {
-			return int32(sc.global(sh, l))
-		}
-	}
-	return -1
+	lo, hi := sc.span(k)
+	sc.t.Reweigh(k, sc.wf, sc.g[0], sc.g[1], sc.spins(sh, k), sc.f[lo:hi], sc.av[lo:hi])
 }
 
 // refresh recomputes this section's fields from scratch.
