@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	_ "sardonics/data" // registers paper-rbm
+	"sardonics/diag"
 	"sardonics/model"
 	"sardonics/rng"
 	"sardonics/runner"
@@ -67,8 +68,8 @@ func TestPaperRBMAgreesWithBlockGibbs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	mb, sb := meanSE(bgMean)
-	ms, ss := meanSE(sawMean)
+	mb, sb := diag.MeanStdErr(bgMean, 1) // the trial means are independent
+	ms, ss := diag.MeanStdErr(sawMean, 1)
 	z := (ms - mb) / math.Hypot(sb, ss)
 	t.Logf("block Gibbs %.3f +- %.3f, SARDONICS %.3f +- %.3f (%.2f SE), acceptance %.3f", mb, sb, ms, ss, z, acc[0])
 	if !(math.Abs(z) < 4) {
@@ -90,17 +91,4 @@ func meanEnergy(c sampler.Chain, burn, keep int) float64 {
 		s += c.Energy()
 	}
 	return s / float64(keep)
-}
-
-// meanSE is the mean of xs and its standard error from their spread.
-func meanSE(xs []float64) (mean, se float64) {
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(len(xs))
-	v := 0.0
-	for _, x := range xs {
-		v += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(v / float64(len(xs)-1) / float64(len(xs)))
 }
