@@ -15,7 +15,7 @@ import (
 )
 
 // checkpointVersion changes whenever the format does.
-const checkpointVersion = 1
+const checkpointVersion = 2
 
 // checkpoint is the complete state of a trial at a block boundary.
 type checkpoint struct {
@@ -24,6 +24,7 @@ type checkpoint struct {
 	Sampler    string          `json:"sampler"`
 	Trial      int             `json:"trial"`
 	Spins      []int8          `json:"spins"`
+	State      []byte          `json:"state,omitempty"` // a Stateful chain's whole state
 	RNG        []byte          `json:"rng"`
 	Base       sampler.Stats   `json:"counters"`
 	Energies   []float64       `json:"energies"`
@@ -51,6 +52,9 @@ func (t *trial) checkpoint(cpu, wall float64) error {
 	c := checkpoint{Version: checkpointVersion, Meta: t.cfg.Meta, Sampler: t.name, Trial: t.rec.Trial,
 		Spins: t.ch.Spins(), RNG: rs, Base: t.base, Energies: t.rec.Energies, States: t.rec.States,
 		TuneRecord: t.rec.Tune, CPUSeconds: cpu, Wall: wall}
+	if sf, ok := t.stateful(); ok {
+		c.State = sf.AppendState(nil)
+	}
 	for _, th := range t.thetas {
 		c.Thetas = append(c.Thetas, th.String())
 	}
@@ -70,39 +74,39 @@ func (t *trial) checkpoint(cpu, wall float64) error {
 	return WriteFileAtomic(CheckpointPath(t.cfg.Dir, t.name, t.rec.Trial), data)
 }
 
-// restore loads the trial's checkpoint if there is one.
-func (t *trial) restore(cpu, wall *float64) (spins []int8, ok bool, err error) {
+// restore loads the trial's checkpoint if there is one (nil if not).
+func (t *trial) restore(cpu, wall *float64) (*checkpoint, error) {
 	if t.cfg.Dir == "" {
-		return nil, false, nil
+		return nil, nil
 	}
 	path := CheckpointPath(t.cfg.Dir, t.name, t.rec.Trial)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, false, nil
+		return nil, nil
 	}
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	c, err := parseCheckpoint(path, data)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	if c.Meta != t.cfg.Meta || c.Sampler != t.name || c.Trial != t.rec.Trial {
-		return nil, false, &UsageError{fmt.Sprintf("%s: checkpoint of a different run (%s trial %d, %+v; expected %s trial %d, %+v)",
+		return nil, &UsageError{fmt.Sprintf("%s: checkpoint of a different run (%s trial %d, %+v; expected %s trial %d, %+v)",
 			path, c.Sampler, c.Trial, c.Meta, t.name, t.rec.Trial, t.cfg.Meta)}
 	}
 	if len(c.Spins) != t.cfg.Model.Variables() || len(c.Energies) > t.cfg.Steps {
-		return nil, false, &UsageError{fmt.Sprintf("%s: checkpoint does not fit the model or step count", path)}
+		return nil, &UsageError{fmt.Sprintf("%s: checkpoint does not fit the model or step count", path)}
 	}
 	if err := t.r.UnmarshalBinary(c.RNG); err != nil {
-		return nil, false, &UsageError{fmt.Sprintf("%s: random stream: %v", path, err)}
+		return nil, &UsageError{fmt.Sprintf("%s: random stream: %v", path, err)}
 	}
 	t.base, t.rec.Energies, t.rec.States, t.rec.Tune = c.Base, c.Energies, c.States, c.TuneRecord
 	t.thetas = nil
 	for _, s := range c.Thetas {
 		th, err := saw.ParseTheta(s)
 		if err != nil {
-			return nil, false, &UsageError{fmt.Sprintf("%s: %v", path, err)}
+			return nil, &UsageError{fmt.Sprintf("%s: %v", path, err)}
 		}
 		t.thetas = append(t.thetas, th)
 	}
@@ -111,16 +115,16 @@ func (t *trial) restore(cpu, wall *float64) (spins []int8, ok bool, err error) {
 	}
 	if len(c.Tuning) > 0 {
 		if t.tune == nil {
-			return nil, false, &UsageError{fmt.Sprintf("%s: checkpoint is mid-tuning but this run does not tune", path)}
+			return nil, &UsageError{fmt.Sprintf("%s: checkpoint is mid-tuning but this run does not tune", path)}
 		}
 		if err := t.tune.UnmarshalJSON(c.Tuning); err != nil {
-			return nil, false, &UsageError{fmt.Sprintf("%s: tuning state: %v", path, err)}
+			return nil, &UsageError{fmt.Sprintf("%s: tuning state: %v", path, err)}
 		}
 	} else if t.tune != nil {
 		t.tune = doneTuning{t.tune}
 	}
 	*cpu, *wall = c.CPUSeconds, c.Wall
-	return c.Spins, true, nil
+	return c, nil
 }
 
 // doneTuning marks a restored trial whose adaptation had finished.

@@ -126,10 +126,11 @@ func threadCPU() float64 {
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
-// Block is the number of steps between rebuilds of a chain from its
-// spins. Every derived quantity (energy, local fields, weights) is then a
-// function of the state at block boundaries, which is what makes a
-// checkpoint, taken at a boundary, resume bit-identically.
+// Block is the number of steps between checkpoint opportunities. A chain
+// that cannot save its state (see sampler.Stateful) is also rebuilt from
+// its spins at every block boundary, so that every derived quantity is a
+// function of the spins there and a checkpoint resumes bit-identically; a
+// Stateful chain is built once per trial and saved whole.
 const Block = 1000
 
 // trial is the running state of one trial.
@@ -159,6 +160,15 @@ func (t *trial) build(spins []int8) error {
 		return sc.SetThetas(t.thetas)
 	}
 	return nil
+}
+
+// stateful is the chain as a sampler.Stateful, if it can save its state.
+func (t *trial) stateful() (sampler.Stateful, bool) {
+	if sc, ok := t.ch.(*saw.Chain); ok && !sc.Stateful() {
+		return nil, false
+	}
+	s, ok := t.ch.(sampler.Stateful)
+	return s, ok
 }
 
 // rebuild makes a fresh chain from the current spins (see Block).
@@ -213,16 +223,27 @@ func RunTrial(cfg *Config, name string, tn int, done *atomic.Int64) (*TrialRecor
 		}
 	}
 	prevCPU, prevWall := 0.0, 0.0
-	spins, resumed, err := t.restore(&prevCPU, &prevWall)
+	ck, err := t.restore(&prevCPU, &prevWall)
 	if err != nil {
 		return nil, err
 	}
-	if !resumed {
-		spins = InitialState(cfg.Seed, tn, cfg.Model.Variables())
+	spins := InitialState(cfg.Seed, tn, cfg.Model.Variables())
+	if ck != nil {
+		spins = ck.Spins
 	}
 	if err := t.build(spins); err != nil {
 		return nil, err
 	}
+	if ck != nil && len(ck.State) > 0 {
+		sf, ok := t.stateful()
+		if !ok {
+			return nil, &UsageError{fmt.Sprintf("%s: checkpoint holds a chain state this sampler cannot restore", CheckpointPath(cfg.Dir, name, tn))}
+		}
+		if err := sf.RestoreState(ck.State); err != nil {
+			return nil, &UsageError{fmt.Sprintf("%s: chain state: %v", CheckpointPath(cfg.Dir, name, tn), err)}
+		}
+	}
+	_, keep := t.stateful()
 	if done != nil {
 		done.Add(int64(len(t.rec.Energies)))
 	}
@@ -253,8 +274,10 @@ func RunTrial(cfg *Config, name string, tn int, done *atomic.Int64) (*TrialRecor
 		}
 		if len(t.rec.Energies) >= next && len(t.rec.Energies) < cfg.Steps {
 			next = (len(t.rec.Energies)/Block + 1) * Block
-			if err := t.rebuild(); err != nil {
-				return nil, err
+			if !keep {
+				if err := t.rebuild(); err != nil {
+					return nil, err
+				}
 			}
 			stop := cfg.Stop != nil && cfg.Stop.Load()
 			due := cfg.CheckpointEvery > 0 && time.Since(lastCkpt) >= cfg.CheckpointEvery

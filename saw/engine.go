@@ -72,3 +72,16 @@ type FastReverser interface {
 	// (0: always).
 	FastAcceptance() float64
 }
+
+// StateEngine is an Engine whose whole state can be saved and restored
+// (see sampler.Stateful): what the chain needs to continue bit for bit,
+// which is more than the spins wherever a quantity depends on the order
+// of past flips (member lists, floating-point sums, journals).
+type StateEngine interface {
+	Engine
+	// AppendState appends the state to b.
+	AppendState(b []byte) []byte
+	// RestoreState replaces the state by one AppendState wrote on an
+	// engine built for the same model.
+	RestoreState(b []byte) error
+}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"sardonics/internal/state"
 	"sardonics/model"
 	"sardonics/rng"
 	"sardonics/saw"
@@ -488,4 +489,52 @@ func (bk *Bucket) SetSpins(s []int8) {
 	}
 	clear(bk.tcnt) // insert counted every bit out of the unavailable ones
 	bk.recN = -1
+}
+
+var _ saw.StateEngine = (*Bucket)(nil)
+
+// AppendState appends the spins and the order of every class's members
+// (the only part of the state that depends on the order of past flips;
+// see saw.StateEngine).
+func (bk *Bucket) AppendState(b []byte) []byte {
+	w := state.Writer{B: b}
+	w.Int8s(bk.s)
+	w.Int32s(bk.mem)
+	return w.B
+}
+
+// RestoreState restores a state AppendState wrote (see saw.StateEngine).
+func (bk *Bucket) RestoreState(b []byte) error {
+	r := state.Reader{B: b}
+	s := make([]int8, bk.n)
+	mem := make([]int32, len(bk.mem))
+	r.Int8s(s)
+	r.Int32s(mem)
+	if err := r.Err(); err != nil {
+		return err
+	}
+	for _, v := range s {
+		if v != 1 && v != -1 {
+			return fmt.Errorf("sparse: state holds spin %d", v)
+		}
+	}
+	bk.SetSpins(s)
+	// Every class must list exactly its members, each once.
+	seen := make([]bool, bk.n)
+	for c, cl := range bk.cl {
+		for p := cl.base; p < cl.base+cl.cnt; p++ {
+			l := mem[p]
+			if l < 0 || int(l) >= bk.n || seen[l] || bk.class(l) != c {
+				return errors.New("sparse: state's class lists do not match its spins")
+			}
+			seen[l] = true
+		}
+	}
+	copy(bk.mem, mem)
+	for _, cl := range bk.cl {
+		for p := cl.base; p < cl.base+cl.cnt; p++ {
+			bk.bits[bk.mem[p]].pos = p
+		}
+	}
+	return nil
 }

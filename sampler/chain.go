@@ -1,0 +1,20 @@
+package sampler
+
+// Stateful is a chain whose whole state (spins, everything derived from
+// them and from its history, counters; not its random stream, which the
+// runner saves itself) can be saved and restored, so that a chain built
+// once continues bit for bit after a checkpoint and is never rebuilt.
+type Stateful interface {
+	Chain
+	// AppendState appends the state to b.
+	AppendState(b []byte) []byte
+	// RestoreState replaces the state by one AppendState wrote on a chain
+	// built for the same model and settings.
+	RestoreState(b []byte) error
+}
+
+// Resetter is a chain that can be put at given spins in O(N) with no
+// allocation, its counters kept (replica exchange and restarts use it).
+type Resetter interface {
+	Reset(spins []int8)
+}
