@@ -145,6 +145,15 @@ type trial struct {
 	base    sampler.Stats
 	tune    TuneSession
 	done    *atomic.Int64
+	pending int64 // steps not yet added to done
+}
+
+// flushDone adds the pending steps to the progress counter.
+func (t *trial) flushDone() {
+	if t.done != nil {
+		t.done.Add(t.pending)
+	}
+	t.pending = 0
 }
 
 func (t *trial) build(spins []int8) error {
@@ -194,8 +203,10 @@ func (t *trial) step() {
 		model.SpinsToBits(s, x)
 		t.rec.States = append(t.rec.States, x)
 	}
-	if t.done != nil {
-		t.done.Add(1)
+	// The progress counter is shared by trials on other CPUs: adding to
+	// it every step would bounce its cache line between them.
+	if t.pending++; t.pending == 64 {
+		t.flushDone()
 	}
 }
 
@@ -292,6 +303,7 @@ func RunTrial(cfg *Config, name string, tn int, done *atomic.Int64) (*TrialRecor
 			}
 		}
 	}
+	t.flushDone()
 	st := t.ch.Stats()
 	t.rec.Flips, t.rec.Proposed, t.rec.Accepted = t.base.Flips+st.Flips, t.base.Proposed+st.Proposed, t.base.Accepted+st.Accepted
 	if name == "sardonics" {

@@ -162,7 +162,9 @@ type mover struct {
 	fwd    [][2]float64
 	rev    [][2]float64
 	types  []WalkType
-	rej    float64 // recent rejection rate: an average over about 64 moves
+	rej    float64    // recent rejection rate: an average over about 64 moves
+	p      [3]float64 // the type probabilities logP was computed for
+	logP   [3]float64
 }
 
 // move makes one SARDONICS move on eng (whose biases are already set for
@@ -203,7 +205,10 @@ func (mv *mover) move(eng Engine, r *rand.PCG, th Theta, beta float64, opts Opti
 			mv.rev[nw-1-w], _ = eng.Replay(mv.path[mv.bounds[w]:mv.bounds[w+1]], true)
 		}
 	}
-	lr := LogAcceptRatio(p, mv.types, mv.fwd, mv.rev, opts.Layout, opts.Accept, beta*dE)
+	if p != mv.p || mv.logP == ([3]float64{}) {
+		mv.p, mv.logP = p, logProbs(p)
+	}
+	lr := logAcceptRatio(mv.logP, mv.types, mv.fwd, mv.rev, opts.Layout, opts.Accept, beta*dE)
 	ok := lr >= 0 || math.Log(rng.Float64(r)) < lr
 	switch {
 	case ok && !fast:
