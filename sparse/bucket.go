@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"sync"
+	"weak"
 
 	"sardonics/internal/state"
 	"sardonics/model"
@@ -37,12 +40,12 @@ type Bucket struct {
 	s     []int8
 	bits  []bbit
 	start []int32 // m.Start
-	edges []bedge // m's CSR entries with 2J/g
+	edges []bedge // m's CSR entries with 2J/g (shared, read-only)
 	g     int64
 	eInt  int64 // energy without Offset, exact
 
 	r   int32   // |q| <= r
-	cls []uint8 // class of q at cls[q+r]
+	cls []uint8 // class of q at cls[q+r] (shared, read-only)
 	qv  []int32 // q of each class
 
 	cl  []bclass // cla[:classes]
@@ -82,11 +85,17 @@ type bedge struct {
 
 var _ saw.Engine = (*Bucket)(nil)
 
-// classes is the analysis that qualifies a model for Bucket.
+// classes is the analysis that qualifies a model for Bucket, and the
+// tables derived from it; engines share it read-only (see analysisOf).
 type classes struct {
-	g    int64
-	qv   []int32 // possible dE/(2g), sorted
-	capa []int32 // how many bits can take each value
+	g     int64
+	qv    []int32 // possible dE/(2g), sorted
+	capa  []int32 // how many bits can take each value
+	edges []bedge // m's CSR entries with 2J/g
+	r     int32   // |q| <= r
+	cls   []uint8 // class of q at cls[q+r]
+	base  []int32 // class c's members start at base[c] in an engine's mem
+	total int32   // the length of mem
 }
 
 var errNotInteger = errors.New("couplings and fields are not all integers of magnitude at most 2^30")
@@ -149,6 +158,54 @@ func analyze(m *model.Ising) (*classes, error) {
 	return c, nil
 }
 
+// derive fills the tables of c that every engine on m shares.
+func (c *classes) derive(m *model.Ising) {
+	c.edges = make([]bedge, len(m.J))
+	for k, j := range m.J {
+		c.edges[k] = bedge{m.Adj[k], int32(2 * (int64(j) / c.g))}
+	}
+	nc := len(c.qv)
+	c.r = max(-c.qv[0], c.qv[nc-1])
+	c.cls = make([]uint8, 2*c.r+1)
+	for i, x := range c.qv {
+		c.cls[x+c.r] = uint8(i)
+		c.base = append(c.base, c.total)
+		c.total += c.capa[i]
+	}
+}
+
+// analysisEntry is a cached analyze result.
+type analysisEntry struct {
+	c   *classes
+	err error
+}
+
+// analyses caches each model's analysis, so that the trials and samplers
+// of a run (and every chain a tuner or replica set builds) share one copy
+// instead of re-deriving it. Keys are weak, and an entry is dropped when
+// its model is collected. Models are never modified once built.
+var analyses sync.Map // weak.Pointer[model.Ising] -> analysisEntry
+
+// analysisOf is analyze(m) with its derived tables, computed once per
+// model.
+func analysisOf(m *model.Ising) (*classes, error) {
+	k := weak.Make(m)
+	if v, ok := analyses.Load(k); ok {
+		e := v.(analysisEntry)
+		return e.c, e.err
+	}
+	c, err := analyze(m)
+	if err == nil {
+		c.derive(m)
+	}
+	v, loaded := analyses.LoadOrStore(k, analysisEntry{c, err})
+	if !loaded {
+		runtime.AddCleanup(m, func(k weak.Pointer[model.Ising]) { analyses.Delete(k) }, k)
+	}
+	e := v.(analysisEntry) // another engine's, if it got there first
+	return e.c, e.err
+}
+
 func gcd(a, b int64) int64 {
 	for b != 0 {
 		a, b = b, a%b
@@ -160,7 +217,7 @@ func gcd(a, b int64) int64 {
 // are integers (|x| <= 2^30) and flips change the energy by at most 64
 // distinct amounts.
 func Qualifies(m *model.Ising) bool {
-	_, err := analyze(m)
+	_, err := analysisOf(m)
 	return err == nil
 }
 
@@ -169,30 +226,21 @@ func Qualifies(m *model.Ising) bool {
 // biases start at gamma_L = gamma_H = 1 with the logistic weight. It
 // panics if init has the wrong length or a value other than -1 or +1.
 func NewBucket(m *model.Ising, init []int8) (*Bucket, error) {
-	c, err := analyze(m)
+	c, err := analysisOf(m)
 	if err != nil {
 		return nil, fmt.Errorf("bucket engine: %w", err)
 	}
 	nc := len(c.qv)
 	bk := &Bucket{
 		m: m, n: m.N, s: initSpins(m, init), bits: make([]bbit, m.N),
-		start: m.Start, edges: make([]bedge, len(m.J)), g: c.g,
-		qv:   c.qv,
+		start: m.Start, edges: c.edges, g: c.g,
+		qv: c.qv, r: c.r, cls: c.cls, mem: make([]int32, c.total),
 		recN: -1,
 	}
 	bk.cl, bk.tcnt = bk.cla[:nc], bk.tca[:nc]
-	for k, j := range m.J {
-		bk.edges[k] = bedge{m.Adj[k], int32(2 * (int64(j) / c.g))}
+	for i := range nc {
+		bk.cl[i].base = c.base[i]
 	}
-	bk.r = max(-c.qv[0], c.qv[nc-1])
-	bk.cls = make([]uint8, 2*bk.r+1)
-	total := int32(0)
-	for i, x := range c.qv {
-		bk.cls[x+bk.r] = uint8(i)
-		bk.cl[i].base = total
-		total += c.capa[i]
-	}
-	bk.mem = make([]int32, total)
 	bk.setBiases(1, 1, saw.Logistic)
 	bk.SetSpins(bk.s)
 	return bk, nil
