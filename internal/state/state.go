@@ -104,7 +104,7 @@ func (r *Reader) Int8s(dst []int8) {
 	if !r.length(len(dst), "int8 values") {
 		return
 	}
-	for i, v := range r.take(len(dst)) {
+	for i, v := range r.take(len(dst)) { // nothing when short
 		dst[i] = int8(v)
 	}
 }
@@ -125,6 +125,9 @@ func (r *Reader) Int32s(dst []int32) {
 		return
 	}
 	b := r.take(4 * len(dst))
+	if b == nil {
+		return
+	}
 	for i := range dst {
 		dst[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
 	}
@@ -136,6 +139,9 @@ func (r *Reader) Float64s(dst []float64) {
 		return
 	}
 	b := r.take(8 * len(dst))
+	if b == nil {
+		return
+	}
 	for i := range dst {
 		dst[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
 	}
@@ -147,6 +153,9 @@ func (r *Reader) Float32s(dst []float32) {
 		return
 	}
 	b := r.take(4 * len(dst))
+	if b == nil {
+		return
+	}
 	for i := range dst {
 		dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
 	}

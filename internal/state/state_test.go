@@ -52,3 +52,23 @@ func TestErrors(t *testing.T) {
 		t.Fatal("left-over bytes accepted")
 	}
 }
+
+// TestShortSlices feeds every truncation of a state to the slice readers:
+// an error each time, never a panic.
+func TestShortSlices(t *testing.T) {
+	var w Writer
+	w.Int32s([]int32{1, 2, 3})
+	w.Float64s([]float64{1, 2})
+	w.Float32s([]float32{1})
+	w.Int8s([]int8{1, -1})
+	for n := range len(w.B) {
+		r := Reader{B: w.B[:n]}
+		r.Int32s(make([]int32, 3))
+		r.Float64s(make([]float64, 2))
+		r.Float32s(make([]float32, 1))
+		r.Int8s(make([]int8, 2))
+		if r.Err() == nil {
+			t.Fatalf("state cut to %d of %d bytes accepted", n, len(w.B))
+		}
+	}
+}
