@@ -27,13 +27,21 @@ func NewBlockGibbs(m *model.Model, beta float64, r *rand.PCG, init []int8) (samp
 	c := &blockGibbs{r: rb, beta: beta, rng: r, s: s,
 		w: blas64.General{Rows: rb.V, Cols: rb.H, Stride: rb.H, Data: rb.W},
 		x: make([]float64, rb.V+rb.H), a: make([]float64, rb.V), g: make([]float64, rb.H)}
-	for i, v := range s {
+	c.setState()
+	return c, nil
+}
+
+// setState sets the bits and the energy from the spins (the constructor,
+// Reset and RestoreState do the same operations, so a restored chain's
+// energy is the original's to the bit).
+func (c *blockGibbs) setState() {
+	V := c.r.V
+	for i, v := range c.s {
 		c.x[i] = float64((v + 1) / 2)
 	}
-	copy(c.a, rb.B)
-	blas64.Gemv(blas.NoTrans, 1, c.w, c.vec(c.x[rb.V:]), 1, c.vec(c.a))
-	c.e = rbmEnergy(rb, c.x[:rb.V], c.x[rb.V:], c.a)
-	return c, nil
+	copy(c.a, c.r.B)
+	blas64.Gemv(blas.NoTrans, 1, c.w, c.vec(c.x[V:]), 1, c.vec(c.a))
+	c.e = rbmEnergy(c.r, c.x[:V], c.x[V:], c.a)
 }
 
 // blockGibbs recomputes both fields from scratch every step, so its energy

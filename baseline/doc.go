@@ -23,4 +23,11 @@
 // state. A chain owns its state, its scratch buffers and the *rand.PCG it
 // was given, and Step allocates nothing; a chain is not safe for concurrent
 // use, and distinct chains share nothing mutable.
+//
+// Every chain is a sampler.Stateful and a sampler.Resetter (see state.go):
+// its state holds the spins, the counters and whatever depends on its
+// history (incrementally updated energies and fields, the step count that
+// times their refresh), so a chain restored into one built from other spins
+// continues bit for bit given the same random stream, and the runner builds
+// each chain once per trial.
 package baseline

@@ -50,7 +50,7 @@ func newSingle(m *model.Model, beta float64, r *rand.PCG, init []int8, metropoli
 		for e := range c.nb {
 			c.nb[e] = nbr{is.Adj[e], jInt[e]}
 		}
-		c.eInt = c.exactInt()
+		c.eInt = c.exactInt(c.s)
 		c.setupFast()
 	} else {
 		c.nbF = make([]nbrF, len(is.J))
@@ -146,13 +146,13 @@ func (c *single) Stats() sampler.Stats {
 	return sampler.Stats{Flips: c.flips, Proposed: c.proposed, Accepted: c.accepted}
 }
 
-// exactInt is the energy in units of u, without Offset.
-func (c *single) exactInt() int64 {
+// exactInt is the energy at s in units of u, without Offset.
+func (c *single) exactInt(s []int8) int64 {
 	var twice int64 // 2E counts each pair twice
-	for i, si := range c.s {
+	for i, si := range s {
 		f := 2 * int64(c.hInt[i])
 		for e := c.start[i]; e < c.start[i+1]; e++ {
-			f += int64(c.jInt[e]) * int64(c.s[c.m.Adj[e]])
+			f += int64(c.jInt[e]) * int64(s[c.m.Adj[e]])
 		}
 		twice -= int64(si) * f
 	}

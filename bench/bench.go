@@ -26,6 +26,7 @@ type Line struct {
 	Steps  int64   `json:"steps"`
 	CPUSec float64 `json:"cpu_seconds"`
 	Note   string  `json:"note,omitempty"`
+	RatioC float64 `json:"ratio_c,omitempty"` // whole-trial lines: Value over the C yardstick's ns/update
 }
 
 // Report is bench.json.
@@ -34,6 +35,7 @@ type Report struct {
 	Go      string `json:"go"`
 	Date    string `json:"date"`
 	Lines   []Line `json:"lines"`
+	CRef    *CRef  `json:"c_yardstick,omitempty"` // when the trial group ran
 }
 
 // Config sets the time spent per measurement.
@@ -42,6 +44,11 @@ type Config struct {
 	ESS    bool          // also measure ESS per CPU-second (slower)
 	Only   string        // run only lines whose group contains this
 	Out    io.Writer     // progress lines
+
+	// The C yardstick of the trial group: CC compiles it ("" is gcc,
+	// "none" skips it), into CacheDir ("" is a folder in the system's
+	// temporary directory), where later runs find it.
+	CC, CacheDir string
 }
 
 func cpuNow() float64 {
@@ -209,9 +216,11 @@ func Run(cfg Config) (*Report, error) {
 		case "us/sweep":
 			l.Value = cpu * 1e6 / float64(steps)
 		}
-		rep.Lines = append(rep.Lines, l)
-		if cfg.Out != nil {
-			fmt.Fprintln(cfg.Out, l.String())
+		rep.add(l, cfg)
+	}
+	if cfg.Only == "" || contains("trial", cfg.Only) {
+		if err := trialGroup(rep, cfg, get); err != nil {
+			return nil, err
 		}
 	}
 	if cfg.ESS && (cfg.Only == "" || contains("ess", cfg.Only)) {

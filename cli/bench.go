@@ -13,24 +13,37 @@ import (
 func init() {
 	register(&Command{
 		Name:  "bench",
-		Usage: "[--out DIR] [--budget 1s] [--only GROUP] [--ess]",
+		Usage: "[--out DIR] [--budget 1s] [--only GROUP] [--ess] [--cc gcc]",
 		Short: "run the benchmark suite and write bench.json",
 		Long: `Measures, in thread CPU time, each kernel for --budget: Gibbs and Metropolis
 ns per spin update, Swendsen-Wang ns per spin per step, SARDONICS ns per
 proposed flip (bucket and tree engines), block-Gibbs us per sweep and the
-dense and parallel RBM engines' ns per proposed flip. --ess adds ESS per
-CPU-second of every sampler on frustrated2d:L=60 (T=1) and spinglass3d:L=9
-(beta=1) from short runs. GROUP is one of gibbs, metropolis, sw, saw, rbm, ess.`,
+dense and parallel RBM engines' ns per proposed flip.
+
+The trial group prices whole trials as sample runs them (cpu_seconds over
+flips of a trial with --burn 0, up to 10^5 steps, median of 3): SARDONICS's
+bucket engine on frustrated2d:L=60,seed=1, tree engine on
+chimera:M=4,N=4,T=4,seed=1 and dense engine on
+rbm-random:V=784,H=500,seed=1,scale=0.1 (all T=1), and Metropolis for scale.
+Beside them it compiles bench/cref/metropolis.c with --cc (cached in the
+system's temporary folder), times that tight C Metropolis sweep in the same
+run and prints each line's ratio to its ns per update on ferro2d:L=60; with
+no compiler it says "C yardstick: n/a (no gcc)" and measures the rest.
+
+--ess adds ESS per CPU-second of every sampler on frustrated2d:L=60 (T=1)
+and spinglass3d:L=9 (beta=1) from short runs. GROUP is one of gibbs,
+metropolis, sw, saw, rbm, trial, ess.`,
 		Flags: func(fs *flag.FlagSet, env *Env) func([]string) error {
 			out := fs.String("out", ".", "folder for bench.json")
 			budget := fs.Duration("budget", time.Second, "CPU time per measurement")
 			only := fs.String("only", "", "run only the lines of this `GROUP`")
 			ess := fs.Bool("ess", false, "also measure ESS per CPU-second (about a minute)")
+			cc := fs.String("cc", "gcc", "`NAME` of the C compiler for the C yardstick (none skips it)")
 			return func(args []string) error {
 				if len(args) > 0 {
 					return usagef("bench: unexpected argument %q", args[0])
 				}
-				rep, err := bench.Run(bench.Config{Budget: *budget, ESS: *ess, Only: *only, Out: env.Stdout})
+				rep, err := bench.Run(bench.Config{Budget: *budget, ESS: *ess, Only: *only, Out: env.Stdout, CC: *cc})
 				if err != nil {
 					return err
 				}

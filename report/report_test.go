@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"image/png"
 	"math"
 	"math/rand/v2"
@@ -145,5 +146,97 @@ func TestDecimateKeepsExtremes(t *testing.T) {
 	}
 	if hi != 7 || lo != -3 {
 		t.Fatalf("extremes %v, %v lost", hi, lo)
+	}
+}
+
+// TestDecimateMillion: a 10^6-point trace (non-finite points included)
+// reaches the plotter as at most a few thousand points, in order, with its
+// extremes.
+func TestDecimateMillion(t *testing.T) {
+	const n = 1_000_000
+	s := Series{X: make([]float64, n), Y: energies(n, 0.9, 0, 5)}
+	for i := range s.X {
+		s.X[i] = float64(5 * i)
+	}
+	s.Y[777] = math.NaN()
+	s.X[778] = math.Inf(1)
+	s.Y[n-1] = 1e6
+	pts, err := s.points()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pts) > maxPoints || maxPoints > 5000 {
+		t.Fatalf("%d points after decimation (at most %d)", len(pts), maxPoints)
+	}
+	lo := math.Inf(1)
+	for i, y := range s.Y {
+		if isFinite(y) && isFinite(s.X[i]) {
+			lo = min(lo, y)
+		}
+	}
+	seenLo, seenHi := false, false
+	for i, q := range pts {
+		if !isFinite(q.X) || !isFinite(q.Y) {
+			t.Fatalf("non-finite point %v kept", q)
+		}
+		if i > 0 && q.X <= pts[i-1].X {
+			t.Fatal("decimated points out of order")
+		}
+		seenLo = seenLo || q.Y == lo
+		seenHi = seenHi || q.Y == 1e6
+	}
+	if !seenLo || !seenHi {
+		t.Fatalf("extremes lost (min %v kept: %v, max kept: %v)", lo, seenLo, seenHi)
+	}
+}
+
+// TestTraceBandKeepsSpike draws a 10^6-point flat trace with one spike
+// through the filled band: the spike must reach the top of its panel.
+func TestTraceBandKeepsSpike(t *testing.T) {
+	s := Series{Name: "spike", Y: make([]float64, 1_000_000)}
+	s.Y[654321] = 1
+	p := filepath.Join(outDir(t), "spike.png")
+	if err := PlotTraces(p, "", []Series{s}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The trace's colour (red) in the upper half of the figure: only the
+	// spike goes there, everything else lies on the panel's floor.
+	b := img.Bounds()
+	red := 0
+	for y := b.Min.Y + b.Dy()/10; y < b.Min.Y+b.Dy()/2; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if r > 0xc000 && g < 0x8000 && bl < 0x8000 {
+				red++
+			}
+		}
+	}
+	if red < 20 {
+		t.Fatalf("the spike is not drawn (%d red pixels in the upper half)", red)
+	}
+}
+
+// BenchmarkTraces draws a trace figure of two 40,000-point traces (a
+// 200,000-step run, every 5th step), slowly and fast mixing.
+func BenchmarkTraces(b *testing.B) {
+	for _, phi := range []float64{0.999, 0} {
+		b.Run(fmt.Sprintf("phi=%g", phi), func(b *testing.B) {
+			dir := b.TempDir()
+			traces := []Series{{Name: "a", Y: energies(40000, phi, -5000, 1)}, {Name: "b", Y: energies(40000, phi, -5000, 2)}}
+			for b.Loop() {
+				if err := PlotTraces(filepath.Join(dir, "t.png"), "title", traces); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -1,0 +1,309 @@
+package baseline
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"sardonics/internal/state"
+	"sardonics/sampler"
+)
+
+// Every chain of this package saves its state (sampler.Stateful) and can be
+// put at given spins (sampler.Resetter). A state starts with a tag naming
+// the chain's kind, so that a state of another sampler is refused, then
+// holds the spins and whatever else depends on the chain's history:
+//
+//   - single-site, table path: the counters (the energy is exact in
+//     integer units, a function of the spins, recomputed and checked);
+//   - single-site, float path: the counters, the step count (it times the
+//     energy's refresh) and the incrementally updated energy;
+//   - RBM single-site: the counters, the step count, the energy and both
+//     layers' incrementally updated local fields;
+//   - Swendsen-Wang and block Gibbs: only the spins (both recompute their
+//     energy from the spins every step, by the same operations as their
+//     constructors).
+//
+// RestoreState decodes and checks everything before changing the chain, so
+// a refused state leaves the chain as it was.
+var (
+	_ sampler.Stateful = (*single)(nil)
+	_ sampler.Resetter = (*single)(nil)
+	_ sampler.Stateful = (*rbmSingle)(nil)
+	_ sampler.Resetter = (*rbmSingle)(nil)
+	_ sampler.Stateful = (*sw)(nil)
+	_ sampler.Resetter = (*sw)(nil)
+	_ sampler.Stateful = (*blockGibbs)(nil)
+	_ sampler.Resetter = (*blockGibbs)(nil)
+)
+
+// State tags: "sdbl" + kind + version, little-endian.
+const (
+	tagGibbs      = 0x0131626c62647301 // sdbl, 1, gibbs
+	tagMetropolis = 0x0131626c62647302
+	tagRBMGibbs   = 0x0131626c62647303
+	tagRBMMetro   = 0x0131626c62647304
+	tagSW         = 0x0131626c62647305
+	tagBlockGibbs = 0x0131626c62647306
+)
+
+// counters is what every single-site chain counts.
+type counters struct {
+	steps, flips, proposed, accepted int64
+}
+
+func (k counters) write(w *state.Writer) {
+	w.Int64(k.steps)
+	w.Int64(k.flips)
+	w.Int64(k.proposed)
+	w.Int64(k.accepted)
+}
+
+func readCounters(r *state.Reader) counters {
+	k := counters{r.Int64(), r.Int64(), r.Int64(), r.Int64()}
+	if k.steps < 0 || k.flips < 0 || k.proposed < 0 || k.accepted < 0 || k.accepted > k.proposed {
+		r.Fail(fmt.Errorf("baseline: state holds impossible counters %+v", k))
+	}
+	return k
+}
+
+// readTag checks the state's tag.
+func readTag(r *state.Reader, want uint64) {
+	if got := r.Uint64(); got != want {
+		r.Fail(errors.New("baseline: state of another sampler or format"))
+	}
+}
+
+// checkSpins records an error if s holds anything but -1 and +1.
+func checkSpins(r *state.Reader, s []int8) {
+	for i, v := range s {
+		if v != 1 && v != -1 {
+			r.Fail(fmt.Errorf("baseline: state holds spin %d = %d", i, v))
+			return
+		}
+	}
+}
+
+// resetSpins copies spins into dst for Reset, which has no error to
+// return: spins of the wrong length or not in {-1, +1} are a programming
+// error and panic, before anything changes.
+func resetSpins(dst, spins []int8) {
+	if len(spins) != len(dst) {
+		panic(fmt.Sprintf("baseline: Reset with %d spins (expected %d)", len(spins), len(dst)))
+	}
+	for i, v := range spins {
+		if v != 1 && v != -1 {
+			panic(fmt.Sprintf("baseline: Reset with spin %d = %d", i, v))
+		}
+	}
+	copy(dst, spins)
+}
+
+// readFloat64s reads what state.Writer.Float64s wrote into dst, value by
+// value: state.Reader.Float64s indexes past the end of a truncated buffer
+// whose length prefix is right, and a garbage state must give an error.
+func readFloat64s(r *state.Reader, dst []float64) {
+	if n := r.Uint64(); n != uint64(len(dst)) {
+		r.Fail(fmt.Errorf("baseline: state holds %d values (expected %d)", n, len(dst)))
+		return
+	}
+	for i := range dst {
+		dst[i] = r.Float64()
+	}
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+func (c *single) tag() uint64 {
+	if c.metropolis {
+		return tagMetropolis
+	}
+	return tagGibbs
+}
+
+func (c *single) counters() counters {
+	return counters{c.steps, c.flips, c.proposed, c.accepted}
+}
+
+// AppendState appends the chain's state (see sampler.Stateful).
+func (c *single) AppendState(b []byte) []byte {
+	w := state.Writer{B: b}
+	w.Uint64(c.tag())
+	w.Int8s(c.s)
+	c.counters().write(&w)
+	if c.table {
+		w.Int64(c.eInt)
+	} else {
+		w.Float64(c.e)
+	}
+	return w.B
+}
+
+// RestoreState restores a state AppendState wrote on a chain of the same
+// model, beta and kind (see sampler.Stateful).
+func (c *single) RestoreState(b []byte) error {
+	r := state.Reader{B: b}
+	readTag(&r, c.tag())
+	s := make([]int8, len(c.s))
+	r.Int8s(s)
+	checkSpins(&r, s)
+	k := readCounters(&r)
+	var eInt int64
+	var e float64
+	if c.table {
+		eInt = r.Int64()
+	} else if e = r.Float64(); !finite(e) {
+		r.Fail(fmt.Errorf("baseline: state holds energy %v", e))
+	}
+	if err := r.Err(); err != nil {
+		return err
+	}
+	if c.table {
+		if x := c.exactInt(s); x != eInt {
+			return fmt.Errorf("baseline: state's energy %d units does not match its spins (%d)", eInt, x)
+		}
+	}
+	copy(c.s, s)
+	c.steps, c.flips, c.proposed, c.accepted = k.steps, k.flips, k.proposed, k.accepted
+	c.eInt, c.e = eInt, e
+	return nil
+}
+
+// Reset puts the chain at spins in O(N + edges), allocating nothing; the
+// counters (and the float path's refresh phase) are kept.
+func (c *single) Reset(spins []int8) {
+	resetSpins(c.s, spins)
+	if c.table {
+		c.eInt = c.exactInt(c.s)
+	} else {
+		c.e = c.m.Energy(c.s)
+	}
+}
+
+func (c *rbmSingle) tag() uint64 {
+	if c.metropolis {
+		return tagRBMMetro
+	}
+	return tagRBMGibbs
+}
+
+// AppendState appends the chain's state (see sampler.Stateful).
+func (c *rbmSingle) AppendState(b []byte) []byte {
+	w := state.Writer{B: b}
+	w.Uint64(c.tag())
+	w.Int8s(c.s)
+	counters{c.steps, c.flips, c.proposed, c.accepted}.write(&w)
+	w.Float64(c.e)
+	w.Float64s(c.a)
+	w.Float64s(c.g)
+	return w.B
+}
+
+// RestoreState restores a state AppendState wrote on a chain of the same
+// model, beta and kind (see sampler.Stateful).
+func (c *rbmSingle) RestoreState(b []byte) error {
+	r := state.Reader{B: b}
+	readTag(&r, c.tag())
+	s := make([]int8, len(c.s))
+	r.Int8s(s)
+	checkSpins(&r, s)
+	k := readCounters(&r)
+	e := r.Float64()
+	a, g := make([]float64, len(c.a)), make([]float64, len(c.g))
+	readFloat64s(&r, a)
+	readFloat64s(&r, g)
+	for _, x := range [][]float64{{e}, a, g} {
+		for _, v := range x {
+			if !finite(v) {
+				r.Fail(fmt.Errorf("baseline: state holds a field or energy %v", v))
+			}
+		}
+	}
+	if err := r.Err(); err != nil {
+		return err
+	}
+	copy(c.s, s)
+	c.setBits()
+	copy(c.a, a)
+	copy(c.g, g)
+	c.e = e
+	c.steps, c.flips, c.proposed, c.accepted = k.steps, k.flips, k.proposed, k.accepted
+	return nil
+}
+
+// setBits sets x from s.
+func (c *rbmSingle) setBits() {
+	x := c.x[:len(c.s)]
+	for i, v := range c.s {
+		x[i] = float64((v + 1) / 2)
+	}
+}
+
+// Reset puts the chain at spins in O(N + V H) (the fields are recomputed),
+// allocating nothing; the counters and the refresh phase are kept.
+func (c *rbmSingle) Reset(spins []int8) {
+	resetSpins(c.s, spins)
+	c.setBits()
+	c.refresh()
+}
+
+// AppendState appends the chain's state, its spins (see sampler.Stateful).
+func (c *sw) AppendState(b []byte) []byte {
+	w := state.Writer{B: b}
+	w.Uint64(tagSW)
+	w.Int8s(c.s[:c.n])
+	return w.B
+}
+
+// RestoreState restores a state AppendState wrote on a chain of the same
+// model and beta (see sampler.Stateful).
+func (c *sw) RestoreState(b []byte) error {
+	r := state.Reader{B: b}
+	readTag(&r, tagSW)
+	s := make([]int8, c.n)
+	r.Int8s(s)
+	checkSpins(&r, s)
+	if err := r.Err(); err != nil {
+		return err
+	}
+	c.Reset(s)
+	return nil
+}
+
+// Reset puts the chain at spins in O(N + edges), allocating nothing.
+func (c *sw) Reset(spins []int8) {
+	resetSpins(c.s[:c.n], spins)
+	c.s[c.n] = 1
+	c.setSpins()
+	c.e = c.energy()
+}
+
+// AppendState appends the chain's state, its spins (see sampler.Stateful).
+func (c *blockGibbs) AppendState(b []byte) []byte {
+	w := state.Writer{B: b}
+	w.Uint64(tagBlockGibbs)
+	w.Int8s(c.s)
+	return w.B
+}
+
+// RestoreState restores a state AppendState wrote on a chain of the same
+// model and beta (see sampler.Stateful).
+func (c *blockGibbs) RestoreState(b []byte) error {
+	r := state.Reader{B: b}
+	readTag(&r, tagBlockGibbs)
+	s := make([]int8, len(c.s))
+	r.Int8s(s)
+	checkSpins(&r, s)
+	if err := r.Err(); err != nil {
+		return err
+	}
+	c.Reset(s)
+	return nil
+}
+
+// Reset puts the chain at spins in O(V H) (one product for the energy),
+// allocating nothing.
+func (c *blockGibbs) Reset(spins []int8) {
+	resetSpins(c.s, spins)
+	c.setState()
+}
