@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"sardonics/internal/state"
 	"sardonics/model"
 	"sardonics/rng"
 	"sardonics/saw"
@@ -67,7 +68,7 @@ type Tree struct {
 	ntick    uint32
 	lv0, lv1 []int32
 
-	// The move's record for ReverseLogProbs (see reverse.go), table mode
+	// The move's record for ReverseLogProbs (see tree_reverse.go), table mode
 	// only.
 	rec  [][2]float64 // after the move's flip p: see Walk
 	recN int          // flips recorded since the move's first walk; -1: none
@@ -434,6 +435,9 @@ func (t *Tree) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64, f
 	// its last flip the root with all bits available.
 	if start == 0 {
 		t.recN = 0
+		// A move's undo needs only its own flips journaled; starting
+		// afresh keeps the energy's history out of the saved state.
+		t.jr.reset()
 	}
 	record := t.tabled && t.recN == start
 	if record {
@@ -641,4 +645,59 @@ func b2i(b bool) int {
 		i = 1
 	}
 	return i
+}
+
+var _ saw.StateEngine = (*Tree)(nil)
+
+// AppendState appends the spins and the energy (see saw.StateEngine).
+// Every other quantity is a pure function of the spins and the biases:
+// leaves and sums are recomputed from them, table entries from the biases,
+// and the energy journal only spans one move (Walk resets it at a move's
+// first walk). The energy is a floating-point sum of the moves' dE, so it
+// depends on the order of past flips and is saved as it is.
+func (t *Tree) AppendState(b []byte) []byte {
+	w := state.Writer{B: b}
+	w.Int8s(t.s)
+	w.Float64(t.energy)
+	return w.B
+}
+
+// RestoreState restores a state AppendState wrote (see saw.StateEngine).
+// Spins other than -1 and +1, or an energy that is not the spins' energy
+// up to rounding, are refused.
+func (t *Tree) RestoreState(b []byte) error {
+	r := state.Reader{B: b}
+	s := make([]int8, t.n)
+	r.Int8s(s)
+	e := r.Float64()
+	if err := r.Err(); err != nil {
+		return err
+	}
+	for _, v := range s {
+		if v != 1 && v != -1 {
+			return fmt.Errorf("sparse: state holds spin %d", v)
+		}
+	}
+	want := t.m.Energy(s)
+	if !(math.Abs(e-want) <= 1e-6*(1+t.energyScale())) {
+		return fmt.Errorf("sparse: state's energy %v is not its spins' energy %v", e, want)
+	}
+	t.SetSpins(s)
+	t.energy = e
+	return nil
+}
+
+// energyScale is the sum of |J| and |h| with Offset: a bound on the
+// magnitude of every energy and of the rounding a tracked energy gathers
+// per flip, in units of 2^-52.
+func (t *Tree) energyScale() float64 {
+	m := t.m
+	a := math.Abs(m.Offset)
+	for _, j := range m.J {
+		a += math.Abs(j) / 2 // each coupling is listed twice
+	}
+	for _, h := range m.H {
+		a += math.Abs(h)
+	}
+	return a
 }
