@@ -7,6 +7,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,29 +32,125 @@ type Meta struct {
 }
 
 // Result is one sampler's entry in summary.json (SPEC section 5).
+//
+// A float64 field that cannot be estimated holds NaN; summary.json shows it
+// as null with the reason in the "_note" field that follows it (MarshalJSON),
+// and Table shows "n/a".
 type Result struct {
-	Sampler          string    `json:"sampler"`
-	Trials           int       `json:"trials"`
-	Steps            int       `json:"steps"`
-	BurnIn           int       `json:"burn_in"`
-	EnergyMean       float64   `json:"energy_mean"`
-	EnergyStderr     float64   `json:"energy_stderr"`
-	TauInt           float64   `json:"tau_int"`
-	ESS              float64   `json:"ess"`
-	Rhat             *float64  `json:"rhat"`
-	WallSeconds      float64   `json:"wall_seconds"`
-	CPUSeconds       float64   `json:"cpu_seconds"`
-	ESSPerCPUSecond  float64   `json:"ess_per_cpu_second"`
-	AcceptanceRate   *float64  `json:"acceptance_rate"`
-	Flips            *int64    `json:"flips"`
-	FlipsPerStep     *float64  `json:"flips_per_step"`
-	NsPerFlip        *float64  `json:"ns_per_flip"`
-	BetweenTrialSD   float64   `json:"between_trial_sd"` // spread of the per-trial mean energies
-	ACF              []float64 `json:"acf"`
-	Params           *string   `json:"params"`
-	TrialIDs         []int     `json:"trial_ids"`
-	BestTuningReward *float64  `json:"best_tuning_reward,omitempty"`
+	Sampler        string  `json:"sampler"`
+	Trials         int     `json:"trials"`
+	Steps          int     `json:"steps"`
+	BurnIn         int     `json:"burn_in"`
+	EnergyMean     float64 `json:"energy_mean"` // over every kept draw of every trial
+	EnergyMeanNote string  `json:"energy_mean_note,omitempty"`
+	// EnergyStderr is the Monte Carlo standard error of EnergyMean:
+	// the standard deviation of the kept draws over sqrt(ESS).
+	EnergyStderr     float64 `json:"energy_stderr"`
+	EnergyStderrNote string  `json:"energy_stderr_note,omitempty"`
+	// TauInt is the integrated autocorrelation time of each trial with
+	// Sokal's window (diag.TauInt), averaged over the trials.
+	TauInt     float64 `json:"tau_int"`
+	TauIntNote string  `json:"tau_int_note,omitempty"`
+	// ESS is the bulk effective sample size pooled over the trials as Stan
+	// computes it (diag.Diagnose: split, rank-normalized chains, Geyer's
+	// initial monotone sequence): trials that disagree lower it.
+	ESS     float64 `json:"ess"`
+	ESSNote string  `json:"ess_note,omitempty"`
+	// ESSTail is the tail ESS: the smaller of the 5% and 95% quantiles'.
+	ESSTail     float64 `json:"ess_tail"`
+	ESSTailNote string  `json:"ess_tail_note,omitempty"`
+	// Rhat is the rank-normalized split R-hat (max of bulk and folded).
+	Rhat        *float64 `json:"rhat"`
+	RhatNote    string   `json:"rhat_note,omitempty"`
+	WallSeconds float64  `json:"wall_seconds"`
+	CPUSeconds  float64  `json:"cpu_seconds"` // summed over the trials
+	// ESSPerCPUSecond is ESS / CPUSeconds.
+	ESSPerCPUSecond     float64  `json:"ess_per_cpu_second"`
+	ESSPerCPUSecondNote string   `json:"ess_per_cpu_second_note,omitempty"`
+	AcceptanceRate      *float64 `json:"acceptance_rate"`
+	Flips               *int64   `json:"flips"`
+	FlipsPerStep        *float64 `json:"flips_per_step"`
+	NsPerFlip           *float64 `json:"ns_per_flip"`
+	NsPerFlipNote       string   `json:"ns_per_flip_note,omitempty"`
+	// BetweenTrialSD is the spread of the per-trial mean energies.
+	BetweenTrialSD     float64   `json:"between_trial_sd"`
+	BetweenTrialSDNote string    `json:"between_trial_sd_note,omitempty"`
+	ACF                []float64 `json:"acf"`
+	Params             *string   `json:"params"`
+	TrialIDs           []int     `json:"trial_ids"`
+	BestTuningReward   *float64  `json:"best_tuning_reward,omitempty"`
 }
+
+// MarshalJSON writes r's fields in order, a float64 (or *float64) that is
+// NaN or infinite as null (JSON has neither); such a value's "_note" field
+// says why, a generic reason standing in if Summarize left none.
+func (r Result) MarshalJSON() ([]byte, error) {
+	v := reflect.ValueOf(r)
+	t := v.Type()
+	notes := map[string]bool{}
+	for i := 0; i < t.NumField(); i++ {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); strings.HasSuffix(name, "_note") && !v.Field(i).IsZero() {
+			notes[name] = true
+		}
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	first := true
+	put := func(name string, val []byte) {
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		k, _ := json.Marshal(name)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(val)
+	}
+	for i := 0; i < t.NumField(); i++ {
+		name, opts, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		f := v.Field(i)
+		if opts == "omitempty" && f.IsZero() {
+			continue
+		}
+		if f.Kind() == reflect.Pointer && !f.IsNil() && f.Elem().Kind() == reflect.Float64 {
+			f = f.Elem()
+		}
+		if f.Kind() == reflect.Float64 && !isFinite(f.Float()) {
+			put(name, []byte("null"))
+			if !notes[name+"_note"] {
+				put(name+"_note", []byte(`"not estimable"`))
+			}
+			continue
+		}
+		js, err := json.Marshal(f.Interface())
+		if err != nil {
+			return nil, fmt.Errorf("result %s: field %s: %v", r.Sampler, name, err)
+		}
+		put(name, js)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON reads what MarshalJSON writes: a null or missing float64 is
+// NaN.
+func (r *Result) UnmarshalJSON(data []byte) error {
+	type plain Result
+	p := plain{}
+	v := reflect.ValueOf(&p).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		if v.Field(i).Kind() == reflect.Float64 {
+			v.Field(i).SetFloat(math.NaN())
+		}
+	}
+	if err := json.Unmarshal(data, &p); err != nil {
+		return err
+	}
+	*r = Result(p)
+	return nil
+}
+
+func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // Summary is summary.json.
 type Summary struct {
@@ -70,16 +168,26 @@ type Summary struct {
 // MaxACFLag is the largest lag kept in summaries and plots.
 const MaxACFLag = 500
 
+// minTauDraws is the fewest kept draws of a trial for a tau_int: as many as
+// the pooled diagnostics need (two split chains of diag.MinSplitDraws).
+const minTauDraws = 2 * diag.MinSplitDraws
+
 // Summarize computes a sampler's result from its trial records. wall is the
 // elapsed time of the sampler's phase (0: sum of the trials' wall times).
+// The trials are the chains of the pooled diagnostics (diag.Diagnose) over
+// their energies after burn-in; a single trial is split in halves like every
+// chain. Values that cannot be estimated are NaN with a note (see Result).
 func Summarize(name string, recs []*TrialRecord, steps, burn int, wall float64) *Result {
 	res := &Result{Sampler: name, Trials: len(recs), Steps: steps, BurnIn: burn}
 	var kept [][]float64
-	var sumSE2, sumMean, cpu, twall float64
+	var cpu, twall float64
 	var flips, prop, acc int64
 	flipsOK := true
 	acfSum := []float64{}
-	var means []float64
+	var means, taus []float64
+	// Trials without a tau_int: too few draws, constant, Sokal's window not
+	// reached, tau not positive.
+	var few, flat, short, bad []int
 	for _, r := range recs {
 		x := r.Energies[min(burn, len(r.Energies)):]
 		kept = append(kept, x)
@@ -92,23 +200,6 @@ func Summarize(name string, recs []*TrialRecord, steps, burn int, wall float64) 
 		flips += r.Flips
 		prop += r.Proposed
 		acc += r.Accepted
-		if len(x) == 0 {
-			continue
-		}
-		tau, _ := diag.TauInt(x)
-		mean, se := diag.MeanStdErr(x, tau)
-		means = append(means, mean)
-		sumMean += mean
-		sumSE2 += se * se
-		res.TauInt += tau / float64(len(recs))
-		res.ESS += diag.ESS(len(x), tau)
-		a := diag.ACF(x, min(MaxACFLag, len(x)-1))
-		if len(acfSum) < len(a) {
-			acfSum = append(acfSum, make([]float64, len(a)-len(acfSum))...)
-		}
-		for i, v := range a {
-			acfSum[i] += v / float64(len(recs))
-		}
 		if r.Tune != nil && len(r.Tune.Rewards) > 0 {
 			b := r.Tune.Rewards[0]
 			for _, v := range r.Tune.Rewards {
@@ -118,39 +209,120 @@ func Summarize(name string, recs []*TrialRecord, steps, burn int, wall float64) 
 				res.BestTuningReward = &b
 			}
 		}
-	}
-	n := float64(len(means))
-	if n > 0 {
-		res.EnergyMean = pooledMean(kept)
-		res.EnergyStderr = math.Sqrt(sumSE2) / n
-		if n > 1 {
-			v := 0.0
-			for _, m := range means {
-				v += (m - sumMean/n) * (m - sumMean/n)
-			}
-			res.BetweenTrialSD = math.Sqrt(v / (n - 1))
+		if len(x) > 0 {
+			means = append(means, pooledMean([][]float64{x}))
+		}
+		if len(x) < minTauDraws {
+			few = append(few, r.Trial)
+			continue
+		}
+		if slices.Min(x) == slices.Max(x) {
+			flat = append(flat, r.Trial)
+			continue
+		}
+		tau, w := diag.TauInt(x)
+		if 10*w > len(x) {
+			// Sokal's relative error of tau, sqrt(2(2W+1)/n), exceeds
+			// 60%: tau(W) of such a trace says little (a ramp of 30
+			// draws gives 3.9). tau(n-1) is about 0 for any series.
+			short = append(short, r.Trial)
+			continue
+		}
+		if !isFinite(tau) || tau <= 0 {
+			bad = append(bad, r.Trial)
+			continue
+		}
+		taus = append(taus, tau)
+		a := diag.ACF(x, min(MaxACFLag, len(x)-1))
+		if len(acfSum) < len(a) {
+			acfSum = append(acfSum, make([]float64, len(a)-len(acfSum))...)
+		}
+		for i, v := range a {
+			acfSum[i] += v
 		}
 	}
-	res.ACF = acfSum
-	for i, v := range res.ACF {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			res.ACF[i] = 0
-		}
+
+	// Mean energy and the pooled diagnostics.
+	res.EnergyMean = pooledMean(kept)
+	switch {
+	case len(means) == 0:
+		res.EnergyMeanNote = fmt.Sprintf("no draws after burn-in (%d steps, burn-in %d)", steps, burn)
+	case !isFinite(res.EnergyMean):
+		res.EnergyMeanNote = "non-finite energies"
 	}
-	for _, p := range []*float64{&res.EnergyStderr, &res.TauInt, &res.ESS, &res.BetweenTrialSD} {
-		if math.IsNaN(*p) || math.IsInf(*p, 0) {
-			*p = 0 // JSON has no NaN; too short a trace to estimate
-		}
-	}
-	if rh := diag.SplitRhat(kept); !math.IsNaN(rh) && !math.IsInf(rh, 0) {
+	d := diag.Diagnose(kept)
+	res.ESS, res.ESSNote = d.BulkESS, d.BulkNote
+	res.ESSTail, res.ESSTailNote = d.TailESS, d.TailNote
+	if isFinite(d.Rhat) {
+		rh := d.Rhat
 		res.Rhat = &rh
+	} else {
+		res.RhatNote = d.RhatNote
 	}
+	res.EnergyStderr = pooledSD(kept) / math.Sqrt(res.ESS)
+	switch {
+	case isFinite(res.EnergyStderr):
+	case !isFinite(res.ESS):
+		res.EnergyStderrNote = "no ESS: " + res.ESSNote
+	default:
+		res.EnergyStderrNote = "fewer than 2 draws"
+	}
+
+	// Per-trial autocorrelation, averaged.
+	res.TauInt = math.NaN()
+	if len(taus) > 0 {
+		res.TauInt = 0
+		for _, v := range taus {
+			res.TauInt += v / float64(len(taus))
+		}
+		for i := range acfSum {
+			acfSum[i] /= float64(len(taus))
+		}
+	}
+	var why []string
+	if len(flat) > 0 {
+		why = append(why, fmt.Sprintf("constant energy after burn-in in trial(s) %s", joinInts(flat)))
+	}
+	if len(short) > 0 {
+		why = append(why, fmt.Sprintf("trace shorter than 10 Sokal windows (%d tau_int) in trial(s) %s", 10*diag.SokalC, joinInts(short)))
+	}
+	if len(bad) > 0 {
+		why = append(why, fmt.Sprintf("no positive tau_int in trial(s) %s", joinInts(bad)))
+	}
+	if len(few) > 0 {
+		why = append(why, fmt.Sprintf("fewer than %d draws after burn-in in trial(s) %s", minTauDraws, joinInts(few)))
+	}
+	switch {
+	case len(taus) == 0 && len(why) == 0:
+		why = append(why, "no trials")
+	case len(taus) > 0 && len(why) > 0:
+		why = append(why, fmt.Sprintf("mean of the other %d trial(s)", len(taus)))
+	}
+	res.TauIntNote = strings.Join(why, "; ")
+	res.ACF = acfSum
+
+	res.BetweenTrialSD = math.NaN()
+	switch len(means) {
+	case 0:
+		res.BetweenTrialSDNote = "no draws after burn-in"
+	case 1:
+		res.BetweenTrialSDNote = "one trial with draws: no spread between trials"
+	default:
+		res.BetweenTrialSD = math.Sqrt(sampleVariance(means))
+	}
+
 	res.CPUSeconds = cpu
 	res.WallSeconds = wall
 	if wall == 0 {
 		res.WallSeconds = twall
 	}
-	if cpu > 0 {
+	res.ESSPerCPUSecond = math.NaN()
+	switch {
+	case !isFinite(res.ESS):
+		res.ESSPerCPUSecondNote = "no ESS: " + res.ESSNote
+	case !(cpu > 0):
+		res.ESSPerCPUSecondNote = "no CPU time recorded"
+	default:
 		res.ESSPerCPUSecond = res.ESS / cpu
 	}
 	if prop > 0 {
@@ -161,7 +333,12 @@ func Summarize(name string, recs []*TrialRecord, steps, burn int, wall float64) 
 		res.Flips = &flips
 		fps := float64(flips) / float64(steps*len(recs))
 		res.FlipsPerStep = &fps
-		if flips > 0 {
+		switch {
+		case flips == 0:
+			res.NsPerFlipNote = "no flips"
+		case !(cpu > 0):
+			res.NsPerFlipNote = "no CPU time recorded"
+		default:
 			ns := cpu * 1e9 / float64(flips)
 			res.NsPerFlip = &ns
 		}
@@ -171,6 +348,44 @@ func Summarize(name string, recs []*TrialRecord, steps, burn int, wall float64) 
 		res.Params = &p
 	}
 	return res
+}
+
+// pooledSD is the standard deviation (denominator N-1) of all kept rows
+// about their pooled mean; NaN for fewer than 2 rows.
+func pooledSD(kept [][]float64) float64 {
+	mu := pooledMean(kept)
+	ss, n := 0.0, 0
+	for _, x := range kept {
+		for _, v := range x {
+			ss += (v - mu) * (v - mu)
+			n++
+		}
+	}
+	if n < 2 {
+		return math.NaN()
+	}
+	return math.Sqrt(ss / float64(n-1))
+}
+
+func sampleVariance(x []float64) float64 {
+	mu := 0.0
+	for _, v := range x {
+		mu += v
+	}
+	mu /= float64(len(x))
+	ss := 0.0
+	for _, v := range x {
+		ss += (v - mu) * (v - mu)
+	}
+	return ss / float64(len(x)-1)
+}
+
+func joinInts(x []int) string {
+	s := make([]string, len(x))
+	for i, v := range x {
+		s[i] = strconv.Itoa(v)
+	}
+	return strings.Join(s, ", ")
 }
 
 // pooledMean is the mean of all kept rows, summed in a fixed order.
@@ -338,12 +553,13 @@ func WriteTuningCSV(path string, rs []*TrialRecord) error {
 	return WriteFileAtomic(path, b.Bytes())
 }
 
-// Table renders results as a fixed-width text table.
+// Table renders results as a fixed-width text table; a value that cannot be
+// estimated shows as n/a.
 func Table(results []*Result) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-11s %12s %10s %9s %10s %7s %9s %11s %7s %10s\n", "sampler", "E mean", "stderr", "tau_int", "ESS", "R-hat", "cpu s", "ESS/cpu-s", "accept", "flips/step")
+	fmt.Fprintf(&b, "%-11s %12s %10s %9s %10s %10s %7s %9s %11s %7s %10s\n", "sampler", "E mean", "stderr", "tau_int", "ESS bulk", "ESS tail", "R-hat", "cpu s", "ESS/cpu-s", "accept", "flips/step")
 	for _, r := range results {
-		rh, acc, fps := "-", "-", "-"
+		rh, acc, fps := "n/a", "-", "-"
 		if r.Rhat != nil {
 			rh = fmt.Sprintf("%.3f", *r.Rhat)
 		}
@@ -353,9 +569,18 @@ func Table(results []*Result) string {
 		if r.FlipsPerStep != nil {
 			fps = fmt.Sprintf("%.1f", *r.FlipsPerStep)
 		}
-		fmt.Fprintf(&b, "%-11s %12.5g %10.3g %9.3g %10.4g %7s %9.3g %11.4g %7s %10s\n", r.Sampler, r.EnergyMean, r.EnergyStderr, r.TauInt, r.ESS, rh, r.CPUSeconds, r.ESSPerCPUSecond, acc, fps)
+		fmt.Fprintf(&b, "%-11s %12s %10s %9s %10s %10s %7s %9.3g %11s %7s %10s\n", r.Sampler, num("%.5g", r.EnergyMean), num("%.3g", r.EnergyStderr),
+			num("%.3g", r.TauInt), num("%.4g", r.ESS), num("%.4g", r.ESSTail), rh, r.CPUSeconds, num("%.4g", r.ESSPerCPUSecond), acc, fps)
 	}
 	return b.String()
+}
+
+// num formats x, or "n/a" when it is NaN or infinite.
+func num(format string, x float64) string {
+	if !isFinite(x) {
+		return "n/a"
+	}
+	return fmt.Sprintf(format, x)
 }
 
 // SortedTrials returns records sorted by trial id.

@@ -1,0 +1,406 @@
+package diag
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+
+	"gonum.org/v1/gonum/dsp/fourier"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// The multi-chain diagnostics below follow Vehtari, Gelman, Simpson,
+// Carpenter and Bürkner, "Rank-normalization, folding, and localization: an
+// improved R-hat for assessing convergence of MCMC", Bayesian Analysis 16
+// (2021) 667-718, as their R package posterior (and Stan, ArviZ) computes
+// them:
+//
+//   - Chains are cut to a common length n (the last n draws of each, n the
+//     shortest chain's length; Stan requires equal lengths) and each is split
+//     in two halves of floor(n/2) draws; an odd n drops the middle draw.
+//   - Rank normalization: all split draws are ranked together (ties get their
+//     average rank r) and mapped to z = Phi^-1((r - 3/8) / (S + 1/4)), S the
+//     number of draws (Blom's offset, the paper's eq. 14).
+//   - ESS of m split chains of n draws (the paper's section 3.2, Geyer 1992):
+//     acov_j(t) is chain j's biased autocovariance sum_(i<n-t) y_i y_(i+t) / n,
+//     W = mean_j acov_j(0) n/(n-1), var+ = W (n-1)/n + var(chain means), and
+//     rho(t) = 1 - (W - mean_j acov_j(t)) / var+. Pairs rho(2k) + rho(2k+1)
+//     are accepted while positive (Geyer's initial positive sequence, up to
+//     lag n-3), made non-increasing (initial monotone sequence), and
+//     tau = -1 + 2 sum_(t<T) rho(t) + max(rho(T), 0), T the first lag of the
+//     first rejected pair (the last term is Stan's "improved estimate" for
+//     antithetic chains). tau is bounded below by 1/log10(m n), so the ESS
+//     m n / tau never exceeds m n log10(m n).
+//   - Bulk ESS: ESS of the rank-normalized split chains. Tail ESS: the smaller
+//     ESS of the split indicator chains I(x <= q05) and I(x <= q95), the
+//     quantiles taken over all draws (R's type 7, numpy's default).
+//   - R-hat: the larger of the bulk R-hat (classic potential scale reduction
+//     sqrt(((n-1)/n W + B/n) / W) of the rank-normalized split chains) and the
+//     tail R-hat (the same on the folded draws |x - median(x)|).
+//
+// A value that cannot be estimated is NaN, with the reason in the notes of
+// Diagnose: fewer than MinSplitDraws draws per split chain, non-finite draws,
+// or draws that are all equal (posterior returns NA for the last two; for
+// the first see MinSplitDraws). R-hat is +Inf when the split chains are each
+// constant but differ (chains stuck at different values).
+
+// MinSplitDraws is the fewest draws per split chain (half a chain) for which
+// the multi-chain ESS and R-hat are estimated; shorter chains give NaN. Below
+// 6 draws, Geyer's sequence in Stan's estimator takes no step (it stops at
+// lag n-3) and its ESS is m n / 2 whatever the draws.
+const MinSplitDraws = 6
+
+// Reasons a multi-chain diagnostic is NaN (or +Inf), as given in the notes of
+// Diagnose.
+var (
+	NoteNoChains  = "no chains"
+	NoteNonFinite = "non-finite draws"
+	NoteConstant  = "all draws are equal: no variation to estimate"
+)
+
+// noteShort is the reason for chains shorter than 2 * MinSplitDraws.
+func noteShort(m, n int) string {
+	return fmt.Sprintf("fewer than %d draws per split chain (%d chains of %d draws)", MinSplitDraws, m, n)
+}
+
+// Diagnostics is the multi-chain summary of one scalar quantity.
+type Diagnostics struct {
+	Chains     int // chains given
+	Draws      int // draws used per chain: the last Draws of each
+	SplitDraws int // draws per split chain (half a chain)
+
+	BulkESS float64 // ESS of the rank-normalized split chains
+	TailESS float64 // min of the 5% and 95% quantile ESS
+
+	Rhat     float64 // max(BulkRhat, TailRhat)
+	BulkRhat float64 // rank-normalized split R-hat
+	TailRhat float64 // the same on |x - median|
+
+	// Why BulkESS, TailESS and Rhat are NaN or infinite; "" when finite.
+	BulkNote, TailNote, RhatNote string
+}
+
+// Diagnose computes the bulk and tail ESS and the rank-normalized split
+// R-hat of chains (one slice of draws per chain) as Stan does; see the
+// comment at the top of this file. It does not modify chains.
+func Diagnose(chains [][]float64) Diagnostics {
+	d := Diagnostics{Chains: len(chains)}
+	nan := math.NaN()
+	d.BulkESS, d.TailESS, d.Rhat, d.BulkRhat, d.TailRhat = nan, nan, nan, nan, nan
+	fail := func(note string) Diagnostics {
+		d.BulkNote, d.TailNote, d.RhatNote = note, note, note
+		return d
+	}
+	if len(chains) == 0 {
+		return fail(NoteNoChains)
+	}
+	n := len(chains[0])
+	for _, c := range chains {
+		n = min(n, len(c))
+	}
+	d.Draws, d.SplitDraws = n, n/2
+	x := make([]float64, 0, len(chains)*n) // the draws used, chain after chain
+	for _, c := range chains {
+		x = append(x, c[len(c)-n:]...)
+	}
+	for _, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fail(NoteNonFinite)
+		}
+	}
+	if d.SplitDraws < MinSplitDraws {
+		return fail(noteShort(len(chains), n))
+	}
+	m, h := 2*len(chains), d.SplitDraws
+	split := splitChains(x, len(chains), n)
+	if constant(split) {
+		return fail(NoteConstant)
+	}
+
+	// Bulk.
+	z, order := rankNormal(split, nil)
+	d.BulkESS = essBasic(z, m, h)
+	d.BulkRhat = rhat(z, m, h)
+
+	// Tail R-hat on the draws folded about their median.
+	sorted := slices.Clone(x)
+	slices.Sort(sorted)
+	med := medianSorted(sorted)
+	fs := make([]float64, len(split))
+	for i, v := range split {
+		fs[i] = math.Abs(v - med)
+	}
+	if constant(fs) {
+		d.RhatNote = "draws folded about the median are all equal: no tail R-hat"
+	} else {
+		zf, _ := rankNormal(fs, foldOrder(split, order, med))
+		d.TailRhat = rhat(zf, m, h)
+	}
+
+	// Tail ESS: indicators of the 5% and 95% quantiles.
+	d.TailESS = math.Inf(1)
+	ind := make([]float64, len(split))
+	for _, p := range []float64{0.05, 0.95} {
+		q := quantile7(sorted, p)
+		for i, v := range split {
+			ind[i] = 0
+			if v <= q {
+				ind[i] = 1
+			}
+		}
+		if constant(ind) {
+			d.TailESS = nan
+			d.TailNote = fmt.Sprintf("indicator of the %g%% quantile is constant: too few distinct values for a tail ESS", 100*p)
+			break
+		}
+		d.TailESS = math.Min(d.TailESS, essBasic(ind, m, h))
+	}
+
+	switch {
+	case math.IsNaN(d.BulkRhat) || math.IsNaN(d.TailRhat):
+		d.Rhat = nan // R's max(bulk, NA) is NA
+	default:
+		d.Rhat = math.Max(d.BulkRhat, d.TailRhat)
+	}
+	if math.IsInf(d.Rhat, 1) {
+		d.RhatNote = "zero variance within the split chains while they differ: the chains are stuck at different values"
+	}
+	return d
+}
+
+// BulkESS is the bulk effective sample size of chains (Diagnose), NaN when it
+// cannot be estimated.
+func BulkESS(chains [][]float64) float64 { return Diagnose(chains).BulkESS }
+
+// TailESS is the tail effective sample size of chains (Diagnose), NaN when it
+// cannot be estimated.
+func TailESS(chains [][]float64) float64 { return Diagnose(chains).TailESS }
+
+// SplitRhat is the rank-normalized split R-hat of Vehtari et al. (2021), the
+// larger of the bulk and the folded (tail) R-hat, as Stan computes it
+// (Diagnose). It is NaN when it cannot be estimated (too short or constant
+// chains, non-finite draws) and +Inf when the split chains are each constant
+// but differ.
+func SplitRhat(chains [][]float64) float64 { return Diagnose(chains).Rhat }
+
+// splitChains returns the 2c halves of c chains of n draws stored back to
+// back in x, each of n/2 draws, back to back; an odd n drops the middle draw.
+func splitChains(x []float64, c, n int) []float64 {
+	h := n / 2
+	out := make([]float64, 0, 2*c*h)
+	for k := 0; k < c; k++ {
+		ch := x[k*n : (k+1)*n]
+		out = append(out, ch[:h]...)
+		out = append(out, ch[n-h:]...)
+	}
+	return out
+}
+
+// constant reports whether all of x are equal (posterior's is_constant, whose
+// tolerance is the machine epsilon).
+func constant(x []float64) bool {
+	lo, hi := x[0], x[0]
+	for _, v := range x {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	return hi-lo < 0x1p-52
+}
+
+// essBasic is the effective sample size of m chains of n draws stored back to
+// back in x (the paper's section 3.2 with Geyer's initial monotone sequence).
+// x must not be constant and n must be at least 2.
+func essBasic(x []float64, m, n int) float64 {
+	means := make([]float64, m)
+	for k := range means {
+		means[k] = meanOf(x[k*n : (k+1)*n])
+	}
+	acov := meanAutocov(x, m, n)
+	meanVar := acov[0] * float64(n) / float64(n-1)
+	varPlus := meanVar*float64(n-1)/float64(n) + sampleVar(means)
+	r := func(t int) float64 { return 1 - (meanVar-acov[t])/varPlus }
+
+	// Geyer's initial positive sequence: pairs (2k, 2k+1) while positive.
+	rho := make([]float64, n)
+	rho[0] = 1
+	even, odd := 1.0, r(1)
+	rho[1] = odd
+	t := 0
+	for t < n-5 && !math.IsNaN(even+odd) && even+odd > 0 {
+		t += 2
+		even, odd = r(t), r(t+1)
+		if even+odd >= 0 {
+			rho[t], rho[t+1] = even, odd
+		}
+	}
+	maxT := t
+	if even > 0 {
+		rho[maxT] = even // the improved estimate's last term
+	}
+	// Geyer's initial monotone sequence.
+	for t := 2; t <= maxT-2; t += 2 {
+		if rho[t]+rho[t+1] > rho[t-2]+rho[t-1] {
+			rho[t] = (rho[t-2] + rho[t-1]) / 2
+			rho[t+1] = rho[t]
+		}
+	}
+	// tau = -1 + 2 sum_(t<maxT) rho(t) + rho(maxT); with maxT = 0 (no pair
+	// accepted beyond the first) posterior's sum covers rho(0) alone.
+	s := 0.0
+	for t := 0; t < max(maxT, 1); t++ {
+		s += rho[t]
+	}
+	tau := -1 + 2*s + rho[maxT]
+	total := float64(m * n)
+	tau = math.Max(tau, 1/math.Log10(total))
+	return total / tau
+}
+
+// meanAutocov returns the mean over m chains of n draws, stored back to back
+// in x, of their biased autocovariances acov_j(t) = sum_(i<n-t) y_i y_(i+t) / n,
+// y = x_j - mean(x_j), for t < n: by FFT on zero-padded copies (length >= 2n,
+// so no circular wrap), the chains' power spectra summed before one inverse
+// transform.
+func meanAutocov(x []float64, m, n int) []float64 {
+	size := 1
+	for size < 2*n {
+		size <<= 1
+	}
+	fft := fourier.NewFFT(size)
+	y := make([]float64, size)
+	var c []complex128
+	power := make([]complex128, size/2+1)
+	for k := 0; k < m; k++ {
+		ch := x[k*n : (k+1)*n]
+		mu := meanOf(ch)
+		for i, v := range ch {
+			y[i] = v - mu
+		}
+		clear(y[n:])
+		c = fft.Coefficients(c, y)
+		for i, v := range c {
+			power[i] += complex(real(v)*real(v)+imag(v)*imag(v), 0)
+		}
+	}
+	out := fft.Sequence(y, power) // size * sum_j sum_i y_i y_(i+t)
+	scale := 1 / (float64(size) * float64(n) * float64(m))
+	for t := 0; t < n; t++ {
+		out[t] *= scale
+	}
+	return out[:n]
+}
+
+func meanOf(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
+}
+
+// sampleVar is the variance with denominator len-1: exactly 0 for equal
+// values (and for one value).
+func sampleVar(x []float64) float64 {
+	if len(x) < 2 || constant(x) {
+		return 0
+	}
+	mu := meanOf(x)
+	s := 0.0
+	for _, v := range x {
+		s += (v - mu) * (v - mu)
+	}
+	return s / float64(len(x)-1)
+}
+
+// rhat is the classic potential scale reduction of m chains of length n
+// stored back to back: sqrt(((n-1)/n W + B/n) / W), W the mean within-chain
+// variance and B/n the variance of the chain means. It is +Inf when every
+// chain is constant but they differ.
+func rhat(x []float64, m, n int) float64 {
+	means := make([]float64, m)
+	w := 0.0
+	for k := 0; k < m; k++ {
+		c := x[k*n : (k+1)*n]
+		means[k] = meanOf(c)
+		w += sampleVar(c) / float64(m)
+	}
+	b := float64(n) * sampleVar(means)
+	if w == 0 {
+		if b == 0 {
+			return math.NaN()
+		}
+		return math.Inf(1)
+	}
+	return math.Sqrt((float64(n-1)/float64(n)*w + b/float64(n)) / w)
+}
+
+// rankNormal maps draws to normal scores of their pooled ranks (ties get the
+// average rank): z = Phi^-1((r - 3/8) / (S + 1/4)), Blom's offset as in the
+// paper. order, if not nil, lists the indices of x in ascending order of
+// their values; rankNormal returns the order it used.
+func rankNormal(x []float64, order []int) (z []float64, _ []int) {
+	s := len(x)
+	if order == nil {
+		order = make([]int, s)
+		for i := range order {
+			order[i] = i
+		}
+		// Unstable is fine: a tie group gets one rank whatever its order.
+		slices.SortFunc(order, func(a, b int) int { return cmp.Compare(x[a], x[b]) })
+	}
+	z = make([]float64, s)
+	for i := 0; i < s; {
+		j := i
+		for j+1 < s && x[order[j+1]] == x[order[i]] {
+			j++
+		}
+		r := float64(i+j)/2 + 1 // average 1-based rank of the tie group
+		q := distuv.UnitNormal.Quantile((r - 0.375) / (float64(s) + 0.25))
+		for k := i; k <= j; k++ {
+			z[order[k]] = q
+		}
+		i = j + 1
+	}
+	return z, order
+}
+
+// foldOrder returns the indices of x in ascending order of |x - med|, given
+// them in ascending order of x: a merge of the draws above the median
+// (ascending) with those below it (descending), O(len(x)).
+func foldOrder(x []float64, order []int, med float64) []int {
+	lo := sort.Search(len(order), func(i int) bool { return x[order[i]] >= med })
+	out := make([]int, 0, len(order))
+	a, b := lo-1, lo // below the median walking down, at or above walking up
+	for a >= 0 || b < len(order) {
+		if b >= len(order) || (a >= 0 && med-x[order[a]] < x[order[b]]-med) {
+			out = append(out, order[a])
+			a--
+		} else {
+			out = append(out, order[b])
+			b++
+		}
+	}
+	return out
+}
+
+// quantile7 is the p-quantile of sorted data by linear interpolation between
+// order statistics (Hyndman and Fan's type 7: R's and numpy's default).
+func quantile7(sorted []float64, p float64) float64 {
+	h := float64(len(sorted)-1) * p
+	lo := int(math.Floor(h))
+	if lo+1 >= len(sorted) {
+		return sorted[len(sorted)-1]
+	}
+	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
+}
+
+// medianSorted is the median of sorted data, the mean of the two middle
+// values for an even length (as R and numpy compute it).
+func medianSorted(s []float64) float64 {
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
