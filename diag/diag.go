@@ -2,6 +2,7 @@ package diag
 
 import (
 	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/dsp/fourier"
 )
@@ -37,7 +38,8 @@ func ACF(x []float64, maxLag int) []float64 {
 	for i, v := range x {
 		y[i] = v - mean
 	}
-	fft := fourier.NewFFT(size)
+	fft := getFFT(size)
+	defer putFFT(size, fft)
 	c := fft.Coefficients(nil, y)
 	for i, v := range c {
 		c[i] = complex(real(v)*real(v)+imag(v)*imag(v), 0)
@@ -103,4 +105,20 @@ func MeanStdErr(x []float64, tau float64) (mean, se float64) {
 		ss += (v - mean) * (v - mean)
 	}
 	return mean, math.Sqrt(ss / float64(n-1) * tau / float64(n))
+}
+
+// plans keeps FFT plans by size for reuse: making one computes its twiddle
+// factors (a sine and a cosine each), which cost about as much as the
+// transform itself, and a summary transforms many series of one length.
+var plans sync.Map // size -> *sync.Pool of *fourier.FFT
+
+func getFFT(size int) *fourier.FFT {
+	p, _ := plans.LoadOrStore(size, &sync.Pool{New: func() any { return fourier.NewFFT(size) }})
+	return p.(*sync.Pool).Get().(*fourier.FFT)
+}
+
+func putFFT(size int, f *fourier.FFT) {
+	if p, ok := plans.Load(size); ok {
+		p.(*sync.Pool).Put(f)
+	}
 }

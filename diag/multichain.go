@@ -7,7 +7,6 @@ import (
 	"slices"
 	"sort"
 
-	"gonum.org/v1/gonum/dsp/fourier"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -267,7 +266,8 @@ func meanAutocov(x []float64, m, n int) []float64 {
 	for size < 2*n {
 		size <<= 1
 	}
-	fft := fourier.NewFFT(size)
+	fft := getFFT(size)
+	defer putFFT(size, fft)
 	y := make([]float64, size)
 	var c []complex128
 	power := make([]complex128, size/2+1)
