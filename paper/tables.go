@@ -44,6 +44,8 @@ func (o *Outcome) get(name string) *runner.Result {
 }
 
 // mixed says whether a sampler's trials agree (split-R-hat below 1.1).
+// Where R-hat could not be estimated (nil) it says false; the claims ask
+// rhatUnknown first and do not judge such a sampler.
 func mixed(r *runner.Result) bool { return r.Rhat != nil && *r.Rhat < 1.1 }
 
 func fmtOpt(p *float64, f string) string {
@@ -51,6 +53,66 @@ func fmtOpt(p *float64, f string) string {
 		return "-"
 	}
 	return fmt.Sprintf(f, *p)
+}
+
+func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// num formats x, or "n/a" when it is NaN or infinite (a value that could
+// not be estimated; see runner.Result).
+func num(f string, x float64) string {
+	if !isFinite(x) {
+		return "n/a"
+	}
+	return fmt.Sprintf(f, x)
+}
+
+// reason is a note of runner.Result, or a generic one where it is empty
+// (summaries written before the notes were).
+func reason(note string) string {
+	if note == "" {
+		return "not estimable"
+	}
+	return note
+}
+
+// footnotes numbers the reasons of the n/a cells of a table, one number per
+// distinct field and reason.
+type footnotes struct {
+	list []string
+	idx  map[string]int
+}
+
+// na is "n/a" with the number of the footnote that gives field's reason.
+func (fn *footnotes) na(field, note string) string {
+	t := field + ": " + reason(note)
+	if fn.idx == nil {
+		fn.idx = map[string]int{}
+	}
+	k, ok := fn.idx[t]
+	if !ok {
+		fn.list = append(fn.list, t)
+		k = len(fn.list)
+		fn.idx[t] = k
+	}
+	return fmt.Sprintf("n/a [%d]", k)
+}
+
+// cell formats x with f, or n/a with a footnote for field's note.
+func (fn *footnotes) cell(f string, x float64, field, note string) string {
+	if !isFinite(x) {
+		return fn.na(field, note)
+	}
+	return fmt.Sprintf(f, x)
+}
+
+func (fn *footnotes) write(b *strings.Builder) {
+	if len(fn.list) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\nn/a: the value could not be estimated.\n\n")
+	for i, t := range fn.list {
+		fmt.Fprintf(b, "- [%d] %s\n", i+1, t)
+	}
 }
 
 // Table renders table.md.
@@ -73,17 +135,34 @@ func Table(outs []*Outcome, cfg Config) string {
 	fmt.Fprintf(&b, "\n\n")
 	fmt.Fprintf(&b, "| experiment | sampler | trials x steps | CPU per 10^5 steps | paper (10^5 samples) | tau_int (steps) | ESS / CPU-s | acceptance | flips/step | split-R-hat |\n")
 	fmt.Fprintf(&b, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	var fn footnotes
 	for _, o := range outs {
 		for _, r := range o.Results {
 			per := r.CPUSeconds / float64(max(1, r.Trials)) * 1e5 / float64(max(1, r.Steps))
+			var cpu string
+			if isFinite(per) {
+				cpu = human(per)
+			} else {
+				cpu = fn.na("CPU time", "")
+			}
 			paper := o.Experiment.PaperTimes[r.Sampler]
 			if paper == "" {
 				paper = "-"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %d x %d | %s | %s | %.3g | %.4g | %s | %s | %s |\n", o.Experiment.Name, r.Sampler,
-				r.Trials, r.Steps, human(per), paper, r.TauInt, r.ESSPerCPUSecond, fmtOpt(r.AcceptanceRate, "%.3f"), fmtOpt(r.FlipsPerStep, "%.1f"), fmtOpt(r.Rhat, "%.3f"))
+			// Footnotes numbered in reading order.
+			tau := fn.cell("%.3g", r.TauInt, "tau_int", r.TauIntNote)
+			essCPU := fn.cell("%.4g", r.ESSPerCPUSecond, "ESS / CPU-s", r.ESSPerCPUSecondNote)
+			var rh string
+			if r.Rhat != nil && isFinite(*r.Rhat) {
+				rh = fmt.Sprintf("%.3f", *r.Rhat)
+			} else {
+				rh = fn.na("split-R-hat", r.RhatNote)
+			}
+			fmt.Fprintf(&b, "| %s | %s | %d x %d | %s | %s | %s | %s | %s | %s | %s |\n", o.Experiment.Name, r.Sampler,
+				r.Trials, r.Steps, cpu, paper, tau, essCPU, fmtOpt(r.AcceptanceRate, "%.3f"), fmtOpt(r.FlipsPerStep, "%.1f"), rh)
 		}
 	}
+	fn.write(&b)
 	return b.String()
 }
 
@@ -128,22 +207,74 @@ var claims = []claim{
 	{"SARDONICS beats Swendsen-Wang on the chimera", "chimera", "sardonics", "sw", "beats"},
 }
 
-// perStep and perCPU are "goodness" scores (higher is better).
-func perStep(r *runner.Result) float64 {
-	if !mixed(r) || r.TauInt <= 0 {
-		return 0
-	}
-	return 1 / r.TauInt
+// score is a sampler's goodness on a claim (higher is better); why, where
+// not empty, says why it cannot be had (a value that could not be
+// estimated), and v is then NaN.
+type score struct {
+	v   float64
+	why string
 }
 
-func perCPU(r *runner.Result) float64 {
+func unknown(why string) score { return score{v: math.NaN(), why: why} }
+
+// rhatUnknown says why it cannot be told whether r's trials agree: its
+// split-R-hat could not be estimated. It is empty where R-hat is known.
+func rhatUnknown(r *runner.Result) string {
+	if r.Rhat == nil || !isFinite(*r.Rhat) {
+		return fmt.Sprintf("split-R-hat of %s n/a: %s", r.Sampler, reason(r.RhatNote))
+	}
+	return ""
+}
+
+// perStep and perCPU are "goodness" scores: 1/tau_int and ESS per
+// CPU-second, 0 for a sampler whose trials disagree, unknown where the
+// value (or R-hat) could not be estimated.
+func perStep(r *runner.Result) score {
+	if why := rhatUnknown(r); why != "" {
+		return unknown(why)
+	}
 	if !mixed(r) {
-		return 0
+		return score{v: 0}
 	}
-	return r.ESSPerCPUSecond
+	if !isFinite(r.TauInt) {
+		return unknown(fmt.Sprintf("tau_int of %s n/a: %s", r.Sampler, reason(r.TauIntNote)))
+	}
+	if r.TauInt <= 0 {
+		return unknown(fmt.Sprintf("tau_int of %s is %.3g, not positive", r.Sampler, r.TauInt))
+	}
+	return score{v: 1 / r.TauInt}
 }
 
-func verdict(kind string, a, b float64) string {
+func perCPU(r *runner.Result) score {
+	if why := rhatUnknown(r); why != "" {
+		return unknown(why)
+	}
+	if !mixed(r) {
+		return score{v: 0}
+	}
+	if !isFinite(r.ESSPerCPUSecond) {
+		return unknown(fmt.Sprintf("ESS per CPU-second of %s n/a: %s", r.Sampler, reason(r.ESSPerCPUSecondNote)))
+	}
+	return score{v: r.ESSPerCPUSecond}
+}
+
+// cannotJudge is the verdict of a claim whose evidence could not be
+// estimated, with the reasons.
+func cannotJudge(why ...string) string {
+	var w []string
+	for _, s := range why {
+		if s != "" {
+			w = append(w, s)
+		}
+	}
+	return "cannot be judged (" + strings.Join(w, "; ") + ")"
+}
+
+func verdict(kind string, sa, sb score) string {
+	if sa.why != "" || sb.why != "" {
+		return cannotJudge(sa.why, sb.why)
+	}
+	a, b := sa.v, sb.v
 	switch kind {
 	case "beats":
 		if a > b {
@@ -164,20 +295,37 @@ func verdict(kind string, a, b float64) string {
 
 // meanSE is a sampler's mean energy and its standard error: the larger of
 // the within-trial estimate and the spread of the trial means, so trials
-// that disagree widen it rather than pass unnoticed.
-func meanSE(r *runner.Result) (float64, float64) {
-	se := r.EnergyStderr
+// that disagree widen it rather than pass unnoticed. why, where not empty,
+// says which of them could not be estimated.
+func meanSE(r *runner.Result) (m, se float64, why string) {
+	if !isFinite(r.EnergyMean) {
+		return math.NaN(), math.NaN(), fmt.Sprintf("mean energy of %s n/a: %s", r.Sampler, reason(r.EnergyMeanNote))
+	}
+	if !isFinite(r.EnergyStderr) {
+		return math.NaN(), math.NaN(), fmt.Sprintf("standard error of %s's mean energy n/a: %s", r.Sampler, reason(r.EnergyStderrNote))
+	}
+	se = r.EnergyStderr
 	if r.Trials > 1 {
+		if !isFinite(r.BetweenTrialSD) {
+			return math.NaN(), math.NaN(), fmt.Sprintf("between-trial SD of %s n/a: %s", r.Sampler, reason(r.BetweenTrialSDNote))
+		}
 		se = max(se, r.BetweenTrialSD/math.Sqrt(float64(r.Trials)))
 	}
-	return r.EnergyMean, se
+	return r.EnergyMean, se, ""
 }
 
 // agreement says whether two samplers' mean energies agree within 4 SE.
 func agreement(a, b *runner.Result) string {
-	ma, sa := meanSE(a)
-	mb, sb := meanSE(b)
-	z := (ma - mb) / math.Hypot(sa, sb)
+	ma, sa, wa := meanSE(a)
+	mb, sb, wb := meanSE(b)
+	if wa != "" || wb != "" {
+		return cannotJudge(wa, wb)
+	}
+	h := math.Hypot(sa, sb)
+	if !(h > 0) {
+		return cannotJudge(fmt.Sprintf("standard errors of %s and %s are both 0", a.Sampler, b.Sampler))
+	}
+	z := (ma - mb) / h
 	v := "does not hold"
 	if math.Abs(z) < 4 {
 		v = "holds"
@@ -185,12 +333,16 @@ func agreement(a, b *runner.Result) string {
 	return fmt.Sprintf("%s (%.2f +- %.2f vs %.2f +- %.2f: %.2f SE)", v, ma, sa, mb, sb, z)
 }
 
+// mdCell keeps s inside one Markdown table cell.
+func mdCell(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+
 // Claims renders claims.md.
 func Claims(outs []*Outcome) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# The paper's claims, checked\n\n")
 	fmt.Fprintf(&b, "Per step compares 1/tau_int (tau_int in each sampler's own steps); per CPU-second compares ESS per CPU-second. ")
-	fmt.Fprintf(&b, "A sampler whose trials disagree (split-R-hat >= 1.1) scores 0. Numbers are A vs B.\n\n")
+	fmt.Fprintf(&b, "A sampler whose trials disagree (split-R-hat >= 1.1) scores 0. ")
+	fmt.Fprintf(&b, "A claim whose evidence could not be estimated (n/a) cannot be judged; the reason follows. Numbers are A vs B.\n\n")
 	fmt.Fprintf(&b, "| claim | experiment | per step | per CPU-second |\n|---|---|---|---|\n")
 	for _, c := range claims {
 		var o *Outcome
@@ -215,11 +367,12 @@ func Claims(outs []*Outcome) string {
 			ps = agreement(a, bb)
 			pc = ps
 		} else if c.kind == "fails" {
-			rh := fmtOpt(a.Rhat, "%.3f")
-			if !mixed(a) {
+			if why := rhatUnknown(a); why != "" {
+				ps = cannotJudge(why)
+			} else if rh := fmt.Sprintf("%.3f", *a.Rhat); !mixed(a) {
 				ps = "holds (split-R-hat " + rh + ")"
 			} else {
-				ps = fmt.Sprintf("does not hold (split-R-hat %s, tau_int %.3g)", rh, a.TauInt)
+				ps = fmt.Sprintf("does not hold (split-R-hat %s, tau_int %s)", rh, num("%.3g", a.TauInt))
 			}
 			pc = ps
 		} else {
@@ -230,7 +383,7 @@ func Claims(outs []*Outcome) string {
 			ps = verdict(c.kind, perStep(a), perStep(bb))
 			pc = verdict(c.kind, perCPU(a), perCPU(bb))
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", c.text, c.experiment, ps, pc)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", c.text, c.experiment, mdCell(ps), mdCell(pc))
 	}
 	return b.String()
 }

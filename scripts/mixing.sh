@@ -35,8 +35,19 @@ for c in "${cases[@]}"; do
 done
 rm -f "$bin"
 python3 - "$out" "$steps" "$burn" <<'PY'
-import json, glob, os, sys
+import json, glob, math, os, sys
 out, steps, burn = sys.argv[1], sys.argv[2], sys.argv[3]
+
+
+def f(v, fmt, none="n/a"):
+    """v formatted; a value summary.json leaves null (not estimable; its
+    reason is in the "_note" field beside it) shows as n/a, one that does
+    not apply to the sampler (acceptance of Gibbs) as "-"."""
+    if v is None or (isinstance(v, float) and not math.isfinite(v)):
+        return none
+    return format(v, fmt)
+
+
 rows = []
 for d in sorted(glob.glob(os.path.join(out, "*", "*"))):
     p = os.path.join(d, "summary.json")
@@ -47,10 +58,9 @@ for d in sorted(glob.glob(os.path.join(out, "*", "*"))):
     temp = [a for a in cmd if a.startswith("--T=") or a.startswith("--beta=")][0].lstrip("-")
     for r in s["results"]:
         name = r["sampler"] if r["sampler"] != "sardonics" else "sardonics " + (r["params"] or "")
-        f = lambda v, fmt: "-" if v is None else format(v, fmt)
-        rows.append(f'| {s["model"]["spec"]} {temp} | {name} | {r["tau_int"]:.3g} | {f(r["acceptance_rate"], ".3f")} '
-                    f'| {f(r["flips_per_step"], ".1f")} | {r["ess_per_cpu_second"]:.4g} | {f(r["rhat"], ".3f")} '
-                    f'| {r["energy_mean"]:.2f} | {r["between_trial_sd"]:.2f} |')
+        rows.append(f'| {s["model"]["spec"]} {temp} | {name} | {f(r.get("tau_int"), ".3g")} | {f(r.get("acceptance_rate"), ".3f", "-")} '
+                    f'| {f(r.get("flips_per_step"), ".1f", "-")} | {f(r.get("ess_per_cpu_second"), ".4g")} | {f(r.get("rhat"), ".3f")} '
+                    f'| {f(r.get("energy_mean"), ".2f")} | {f(r.get("between_trial_sd"), ".2f")} |')
 hdr = ("| model | sampler | tau_int (steps) | acceptance | flips/step | ESS / CPU-s | split-R-hat | mean E | between-trial SD of mean E |\n"
        "|---|---|---:|---:|---:|---:|---:|---:|---:|")
 open(os.path.join(out, "table.md"), "w").write(

@@ -3,7 +3,7 @@
 <!-- NAME:end --> markers, so that no number in the README is typed by hand.
 Sources: results/paper/{table,claims}.md, results/mixing/table.md,
 results/tuning/table.md, results/bench/bench.json. Usage: scripts/readme-tables.py"""
-import json, os, re, sys
+import json, math, os, re, sys
 
 root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 os.chdir(root)
@@ -17,6 +17,13 @@ def read(path):
     return "\n".join("###" + l[1:] if l.startswith("# ") else l for l in lines)
 
 
+def num(v, fmt):
+    """v formatted, or n/a where it could not be measured (null in the JSON)."""
+    if v is None or (isinstance(v, float) and not math.isfinite(v)):
+        return "n/a"
+    return format(v, fmt)
+
+
 def bench_table():
     path = "results/bench/bench.json"
     if not os.path.exists(path):
@@ -25,7 +32,7 @@ def bench_table():
     rows = [f"Machine: {r['machine']}, {r['go']}, measured {r['date']} with `sardonics bench --ess --budget 2s --out results/bench`.", "",
             "| kernel | model | beta | value | unit | note |", "|---|---|---:|---:|---|---|"]
     for l in r["lines"]:
-        rows.append(f"| {l['name']} | {l['model']} | {l['beta']:.4g} | {l['value']:.4g} | {l['unit']} | {l.get('note', '')} |")
+        rows.append(f"| {l['name']} | {l['model']} | {num(l.get('beta'), '.4g')} | {num(l.get('value'), '.4g')} | {l['unit']} | {l.get('note', '')} |")
     return "\n".join(rows)
 
 
