@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"slices"
 	"time"
@@ -241,7 +242,28 @@ func contains(s, sub string) bool {
 }
 
 func (l Line) String() string {
-	return fmt.Sprintf("%-28s %-42s beta=%-6.4g %10.2f %-8s %s", l.Name, l.Model, l.Beta, l.Value, l.Unit, l.Note)
+	return fmt.Sprintf("%-28s %-42s beta=%-6.4g %10s %-8s %s", l.Name, l.Model, l.Beta, num(l.Value), l.Unit, l.Note)
+}
+
+// num is x with 4 significant digits, or n/a when it cannot be estimated.
+func num(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.4g", x)
+}
+
+// MarshalJSON writes a value that could not be estimated (NaN) as null.
+func (l Line) MarshalJSON() ([]byte, error) {
+	type plain Line
+	v := struct {
+		plain
+		Value *float64 `json:"value"`
+	}{plain: plain(l)}
+	if !math.IsNaN(l.Value) && !math.IsInf(l.Value, 0) {
+		v.Value = &l.Value
+	}
+	return json.Marshal(v)
 }
 
 // essLines measures ESS per CPU-second of each sampler with short runs
@@ -265,13 +287,13 @@ func essLines(rep *Report, cfg Config) error {
 		}
 		for _, name := range rc.Samplers {
 			r := runner.Summarize(name, recs[name], rc.Steps, rc.Burn, wall[name])
-			rh := 0.0
+			rh := "n/a"
 			if r.Rhat != nil {
-				rh = *r.Rhat
+				rh = fmt.Sprintf("%.3f", *r.Rhat)
 			}
 			l := Line{Name: "ESS per CPU-second: " + name, Model: c.spec, Beta: c.beta, Value: r.ESSPerCPUSecond,
 				Unit: "ESS/cpu-s", Steps: int64(rc.Steps * rc.Trials), CPUSec: r.CPUSeconds,
-				Note: fmt.Sprintf("tau_int %.3g steps, split-R-hat %.3f", r.TauInt, rh)}
+				Note: fmt.Sprintf("pooled bulk ESS %s, tau_int %s steps, split-R-hat %s", num(r.ESS), num(r.TauInt), rh)}
 			rep.Lines = append(rep.Lines, l)
 			if cfg.Out != nil {
 				fmt.Fprintln(cfg.Out, l.String())
