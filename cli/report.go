@@ -90,10 +90,14 @@ func merge(out string, dirs []string, env *Env) error {
 		}
 		results = append(results, runner.Summarize(name, rs, meta.Steps, meta.BurnIn, 0))
 	}
-	if _, err := runner.WriteSummary(out, *meta, topology.Describe(), results, recs); err != nil {
+	sum, err := runner.WriteSummary(out, *meta, topology.Describe(), results, recs)
+	if err != nil {
 		return err
 	}
 	fmt.Fprint(env.Stdout, runner.Table(results))
+	for _, w := range sum.Warnings {
+		fmt.Fprintf(env.Stderr, "sardonics: warning: %s\n", w)
+	}
 	fmt.Fprintf(env.Stdout, "wrote %s\n", filepath.Join(out, "summary.json"))
 	return nil
 }

@@ -239,11 +239,15 @@ func runAndWrite(cfg *runner.Config, dir string, env *Env, settings string) erro
 	for _, name := range cfg.Samplers {
 		results = append(results, runner.Summarize(name, recs[name], cfg.Steps, cfg.Burn, wall[name]))
 	}
-	if _, err := runner.WriteSummary(dir, cfg.Meta, topology.Describe(), results, recs); err != nil {
+	sum, err := runner.WriteSummary(dir, cfg.Meta, topology.Describe(), results, recs)
+	if err != nil {
 		return err
 	}
 	os.RemoveAll(filepath.Join(dir, "checkpoint"))
 	fmt.Fprint(env.Stdout, runner.Table(results))
+	for _, w := range sum.Warnings {
+		fmt.Fprintf(env.Stderr, "sardonics: warning: %s\n", w)
+	}
 	fmt.Fprintf(env.Stdout, "wrote %s\n", filepath.Join(dir, "summary.json"))
 	return nil
 }

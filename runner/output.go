@@ -163,6 +163,41 @@ type Summary struct {
 	Seed    uint64    `json:"seed"`
 	Machine string    `json:"machine,omitempty"`
 	Results []*Result `json:"results"`
+	// Warnings name the samplers whose numbers cannot be trusted (see
+	// Warnings).
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Convergence thresholds of Vehtari et al. (2021): a split-R-hat above
+// MaxRhat means the trials disagree; a bulk ESS below MinESSPerTrial per
+// trial is too few draws for the R-hat and ESS themselves to be reliable.
+const (
+	MaxRhat        = 1.01
+	MinESSPerTrial = 100
+)
+
+// Warnings says, for each result whose statistics cannot be trusted, which
+// sampler, what was measured and what to do.
+func Warnings(results []*Result) []string {
+	var out []string
+	for _, r := range results {
+		switch {
+		case r.Rhat != nil && *r.Rhat > MaxRhat:
+			out = append(out, fmt.Sprintf("%s: split-R-hat %.3f > %.2f: its %d trials disagree (mean energies spread %.4g), so its mean, error and ESS are not to be trusted; run more steps, more trials, or replica exchange",
+				r.Sampler, *r.Rhat, MaxRhat, r.Trials, r.BetweenTrialSD))
+		case r.Rhat == nil:
+			out = append(out, fmt.Sprintf("%s: split-R-hat cannot be estimated (%s); run more steps", r.Sampler, r.RhatNote))
+		}
+		if r.Trials > 0 && !(r.ESS >= MinESSPerTrial*float64(r.Trials)) {
+			ess := "n/a (" + r.ESSNote + ")"
+			if !math.IsNaN(r.ESS) {
+				ess = fmt.Sprintf("%.4g", r.ESS)
+			}
+			out = append(out, fmt.Sprintf("%s: bulk ESS %s is below %d per trial: too few effective draws for reliable estimates; run more steps",
+				r.Sampler, ess, MinESSPerTrial))
+		}
+	}
+	return out
 }
 
 // MaxACFLag is the largest lag kept in summaries and plots.
@@ -482,7 +517,7 @@ func ReadTrial(td string) (*TrialRecord, error) {
 
 // WriteSummary writes summary.json, the figures and a table on stdout-like w.
 func WriteSummary(dir string, meta Meta, machine string, results []*Result, recs map[string][]*TrialRecord) (*Summary, error) {
-	s := &Summary{Beta: meta.Beta, Seed: meta.Seed, Machine: machine, Results: results}
+	s := &Summary{Beta: meta.Beta, Seed: meta.Seed, Machine: machine, Results: results, Warnings: Warnings(results)}
 	s.Model.Spec, s.Model.Variables, s.Model.Interactions = meta.Spec, meta.Variables, meta.Interactions
 	js, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {

@@ -1,0 +1,26 @@
+package runner
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestWarnings(t *testing.T) {
+	rh := func(x float64) *float64 { return &x }
+	good := &Result{Sampler: "gibbs", Trials: 4, Rhat: rh(1.003), ESS: 2000}
+	if w := Warnings([]*Result{good}); len(w) != 0 {
+		t.Fatalf("converged result warned: %q", w)
+	}
+	split := &Result{Sampler: "sw", Trials: 4, Rhat: rh(1.9), ESS: 12, BetweenTrialSD: 60}
+	none := &Result{Sampler: "sardonics", Trials: 2, RhatNote: "fewer than 6 draws per split chain", ESS: math.NaN(), ESSNote: "fewer than 6 draws per split chain"}
+	w := Warnings([]*Result{good, split, none})
+	if len(w) != 4 {
+		t.Fatalf("warnings %q (expected R-hat and ESS for sw, both for sardonics)", w)
+	}
+	for i, want := range []string{"sw: split-R-hat 1.900", "sw: bulk ESS 12 ", "sardonics: split-R-hat cannot be estimated", "sardonics: bulk ESS n/a"} {
+		if !strings.HasPrefix(w[i], want) {
+			t.Errorf("warning %d = %q, expected it to start %q", i, w[i], want)
+		}
+	}
+}
