@@ -1,32 +1,31 @@
 package dense
 
-import "sardonics/saw"
-
 // BlockBits is the size of the blocks whose weight sums a Table keeps: a
-// flip re-adds one block and the block sums of a layer instead of the whole
-// layer, and a draw scans block sums before weights.
+// draw scans block sums before weights.
 const BlockBits = 64
 
-// Table holds the pick weights of two layers of bits (layer 0 first, as in
-// an RBM's visible then hidden units, or one section's share of them) at
-// both biases, with their block sums and layer sums. Both RBM engines keep
-// their weights in one.
+// Table holds the integer pick weights of two layers of bits (layer 0
+// first, as in an RBM's visible then hidden units, or one section's share
+// of them) at both biases, with their block sums and layer sums. All sums
+// are exact (uint64 sums of weights of at most 2^31), so they are updated
+// in place, never re-added, and equal the sum of the weights whatever the
+// order of the updates. Both RBM engines keep their weights in one.
 type Table struct {
-	W   [2][]float64  // [bias][bit]; 0 for a taken bit
-	Sum [2][2]float64 // [layer][bias]
-	n0  int           // bits of layer 0
-	nb0 int           // blocks of layer 0
-	bs  [2][]float64  // [bias][block], layer 0's blocks first
+	W   [2][]uint32  // [bias][bit]; 0 for a taken bit
+	Sum [2][2]uint64 // [layer][bias]
+	n0  int          // bits of layer 0
+	nb0 int          // blocks of layer 0
+	bs  [2][]uint64  // [bias][block], layer 0's blocks first
 }
 
 // NewTable returns a table of n0 + n1 bits, all weights 0.
 func NewTable(n0, n1 int) *Table {
-	nb0, nb := numBlocks(n0), numBlocks(n0)+numBlocks(n1)
+	nb := numBlocks(n0) + numBlocks(n1)
 	return &Table{
-		W:   [2][]float64{make([]float64, n0+n1), make([]float64, n0+n1)},
+		W:   [2][]uint32{make([]uint32, n0+n1), make([]uint32, n0+n1)},
 		n0:  n0,
-		nb0: nb0,
-		bs:  [2][]float64{make([]float64, nb), make([]float64, nb)},
+		nb0: numBlocks(n0),
+		bs:  [2][]uint64{make([]uint64, nb), make([]uint64, nb)},
 	}
 }
 
@@ -41,121 +40,185 @@ func (t *Table) Layer(l int) int {
 }
 
 // span returns layer k's bit range and its block sums at both biases.
-func (t *Table) span(k int) (lo, hi int, bs0, bs1 []float64) {
+func (t *Table) span(k int) (lo, hi int, bs0, bs1 []uint64) {
 	if k == 0 {
 		return 0, t.n0, t.bs[0][:t.nb0], t.bs[1][:t.nb0]
 	}
 	return t.n0, len(t.W[0]), t.bs[0][t.nb0:], t.bs[1][t.nb0:]
 }
 
-// Reweigh sets the weights of layer k from its spins s, fields f and
-// availability av (Weights, block by block) and updates its sums.
-func (t *Table) Reweigh(k int, wf saw.Weight, g0, g1 float64, s []int8, f []float64, av []bool) {
-	lo, hi, bs0, bs1 := t.span(k)
-	for a, bl := lo, 0; a < hi; a, bl = a+BlockBits, bl+1 {
-		b := min(a+BlockBits, hi)
-		bs0[bl], bs1[bl] = Weights(wf, g0, g1, s[a-lo:b-lo], f[a-lo:b-lo], av[a-lo:b-lo], t.W[0][a:b], t.W[1][a:b])
+// block is the index of bit l's block in bs.
+func (t *Table) block(l int) int {
+	if l < t.n0 {
+		return l / BlockBits
 	}
-	t.Sum[k] = [2]float64{sum(bs0), sum(bs1)}
+	return t.nb0 + (l-t.n0)/BlockBits
 }
 
-// Take zeroes the weights of bit l and updates its block's and layer's sums.
-func (t *Table) Take(l int) {
-	t.W[0][l], t.W[1][l] = 0, 0
-	t.resumBlock(l)
-	k := t.Layer(l)
-	_, _, bs0, bs1 := t.span(k)
-	t.Sum[k] = [2]float64{sum(bs0), sum(bs1)}
-}
-
-// Set gives bit l the weights w0, w1 and updates its block's sums; call
-// SumLayers after the last Set.
-func (t *Table) Set(l int, w0, w1 float64) {
+// Set gives bit l the weights w0, w1 and updates its block's and layer's
+// sums.
+func (t *Table) Set(l int, w0, w1 uint32) {
+	o0, o1 := t.W[0][l], t.W[1][l]
 	t.W[0][l], t.W[1][l] = w0, w1
-	t.resumBlock(l)
+	bl, k := t.block(l), t.Layer(l)
+	d0, d1 := uint64(w0)-uint64(o0), uint64(w1)-uint64(o1) // mod 2^64
+	t.bs[0][bl] += d0
+	t.bs[1][bl] += d1
+	t.Sum[k][0] += d0
+	t.Sum[k][1] += d1
 }
 
-// SumLayers recomputes both layers' sums from their block sums.
-func (t *Table) SumLayers() {
-	for k := range 2 {
-		_, _, bs0, bs1 := t.span(k)
-		t.Sum[k] = [2]float64{sum(bs0), sum(bs1)}
-	}
-}
+// Take zeroes the weights of bit l (Set(l, 0, 0)).
+func (t *Table) Take(l int) { t.Set(l, 0, 0) }
 
 // Z is the sum of all weights at bias b.
-func (t *Table) Z(b int) float64 { return t.Sum[0][b] + t.Sum[1][b] }
-
-func (t *Table) resumBlock(l int) {
-	lo, hi, bs0, bs1 := t.span(t.Layer(l))
-	bl := (l - lo) / BlockBits
-	a := lo + bl*BlockBits
-	b := min(a+BlockBits, hi)
-	bs0[bl], bs1[bl] = sum(t.W[0][a:b]), sum(t.W[1][a:b])
-}
-
-func sum(xs []float64) float64 {
-	z := 0.0
-	for _, x := range xs {
-		z += x
-	}
-	return z
-}
+func (t *Table) Z(b int) uint64 { return t.Sum[0][b] + t.Sum[1][b] }
 
 // Draw returns the bit at which the running sum of the weights at bias b
-// (layer 0, then layer 1) first exceeds u, for u in [0, Z(b)): a layer,
-// then a block by its sum, then a bit within the block. When rounding runs
-// u past the end it returns the last positive weight, and -1 when there is
-// none.
-func (t *Table) Draw(b int, u float64) int {
+// (layer 0, then layer 1) first exceeds u, for u < Z(b): a layer, then a
+// block by its sum, then a bit within the block. The sums are exact, so
+// the bit has probability W[b][l] / Z(b) for u uniform. It returns -1 when
+// u >= Z(b).
+func (t *Table) Draw(b int, u uint64) int {
 	k := 0
-	if u >= t.Sum[0][b] && t.Sum[1][b] > 0 {
+	if u >= t.Sum[0][b] {
 		u -= t.Sum[0][b]
 		k = 1
+		if u >= t.Sum[1][b] {
+			return -1
+		}
 	}
 	lo, hi, bs0, bs1 := t.span(k)
-	if l := blockDraw(t.W[b][lo:hi], [2][]float64{bs0, bs1}[b], u); l >= 0 {
-		return lo + l
+	bs := bs0
+	if b == 1 {
+		bs = bs1
 	}
-	w := t.W[b]
-	for l := len(w) - 1; l >= 0; l-- { // rounding moved u past an all-zero layer
-		if w[l] > 0 {
-			return l
+	w := t.W[b][lo:hi]
+	for bl, z := range bs {
+		if u >= z {
+			u -= z
+			continue
 		}
+		a := bl * BlockBits
+		for i, x := range w[a:min(a+BlockBits, len(w))] {
+			if u < uint64(x) {
+				return lo + a + i
+			}
+			u -= uint64(x)
+		}
+		break // unreachable: the block sum is exact
 	}
 	return -1
 }
 
-// blockDraw is Draw within one layer's weights w and block sums bs.
-func blockDraw(w, bs []float64, u float64) int {
-	last := -1
-	for bl, z := range bs {
-		if z <= 0 {
-			continue
-		}
-		lo := bl * BlockBits
-		hi := min(lo+BlockBits, len(w))
-		if u >= z {
-			u -= z
-			for k := hi - 1; k >= lo; k-- {
-				if w[k] > 0 {
-					last = k
-					break
-				}
-			}
-			continue
-		}
-		c := 0.0
-		for k := lo; k < hi; k++ {
-			if w[k] > 0 {
-				c += w[k]
-				if c > u {
-					return k
-				}
-				last = k
-			}
-		}
-		return last // u fell between c and the block's sum
+// Update applies a change d = +1 or -1 of one bit of the other layer, with
+// fixed-point couplings rowq and float64 couplings row to the bits of
+// layer k (rowq, row, s, F, f and mask all indexed like that layer), then
+// recomputes their weights and the layer's sums: F += d rowq, f += d row,
+// and each bit's weights are tb's weights of its class, ANDed with its
+// mask (all ones for an available bit, 0 for a taken one). With rowq nil
+// it only recomputes the weights (f and row unused).
+func (t *Table) Update(k int, tb *Bias, s []int8, F []int32, f []float64, mask []uint32, rowq []int32, row []float64, d int32) {
+	lo, hi, bs0, bs1 := t.span(k)
+	n := hi - lo
+	s, F, mask = s[:n], F[:n], mask[:n]
+	w0, w1 := t.W[0][lo:hi], t.W[1][lo:hi]
+	if rowq != nil {
+		updateLayer(useAVX2, tb, s, F, f[:n], mask, rowq[:n], row[:n], w0, w1, d, bs0, bs1)
+	} else {
+		weighLayer(useAVX2, tb, s, F, mask, w0, w1, bs0, bs1)
 	}
-	return last
+	var z0, z1 uint64
+	for bl := range bs0 {
+		z0 += bs0[bl]
+		z1 += bs1[bl]
+	}
+	t.Sum[k] = [2]uint64{z0, z1}
+}
+
+// updateLayer is the hot loop of both RBM engines (Update of one layer,
+// writing its block sums to bs0, bs1): the AVX2 kernel on the first
+// multiple of 8 bits when avx, the Go loop on the rest.
+func updateLayer(avx bool, tb *Bias, s []int8, F []int32, f []float64, mask []uint32, rowq []int32, row []float64, w0, w1 []uint32, d int32, bs0, bs1 []uint64) {
+	n := len(F)
+	s, f, mask, rowq, row, w0, w1 = s[:n], f[:n], mask[:n], rowq[:n], row[:n], w0[:n], w1[:n]
+	a := 0
+	if avx && n >= 8 {
+		a = n &^ 7
+		neg := uint64(0)
+		if d < 0 {
+			neg = 1 << 63
+		}
+		_, _ = bs0[(a-1)/BlockBits], bs1[(a-1)/BlockBits]
+		updateAVX2(&tb.Pairs, uint64(tb.Shift&31), &s[0], &F[0], &f[0], &mask[0], &rowq[0], &row[0], &w0[0], &w1[0], a, d, neg, &bs0[0], &bs1[0])
+	}
+	for a < n {
+		bl := a / BlockBits
+		b := min((bl+1)*BlockBits, n)
+		y0, y1 := updateGo(&tb.W[0], &tb.W[1], tb.Shift&31, s[a:b], F[a:b], f[a:b], mask[a:b], rowq[a:b], row[a:b], w0[a:b], w1[a:b], d, float64(d))
+		if a%BlockBits != 0 { // the kernel did the start of this block
+			y0 += bs0[bl]
+			y1 += bs1[bl]
+		}
+		bs0[bl], bs1[bl] = y0, y1
+		a = b
+	}
+}
+
+// weighLayer is updateLayer without a field change.
+func weighLayer(avx bool, tb *Bias, s []int8, F []int32, mask []uint32, w0, w1 []uint32, bs0, bs1 []uint64) {
+	n := len(F)
+	s, mask, w0, w1 = s[:n], mask[:n], w0[:n], w1[:n]
+	a := 0
+	if avx && n >= 8 {
+		a = n &^ 7
+		_, _ = bs0[(a-1)/BlockBits], bs1[(a-1)/BlockBits]
+		weighAVX2(&tb.Pairs, uint64(tb.Shift&31), &s[0], &F[0], &mask[0], &w0[0], &w1[0], a, &bs0[0], &bs1[0])
+	}
+	for a < n {
+		bl := a / BlockBits
+		b := min((bl+1)*BlockBits, n)
+		y0, y1 := weighGo(&tb.W[0], &tb.W[1], tb.Shift&31, s[a:b], F[a:b], mask[a:b], w0[a:b], w1[a:b])
+		if a%BlockBits != 0 {
+			y0 += bs0[bl]
+			y1 += bs1[bl]
+		}
+		bs0[bl], bs1[bl] = y0, y1
+		a = b
+	}
+}
+
+// updateGo is updateLayer in Go, on bits of one block.
+func updateGo(t0, t1 *[Classes]uint32, sh uint, s []int8, F []int32, f []float64, mask []uint32, rowq []int32, row []float64, w0, w1 []uint32, d int32, df float64) (z0, z1 uint64) {
+	n := len(F)
+	s, f, mask, rowq, row, w0, w1 = s[:n], f[:n], mask[:n], rowq[:n], row[:n], w0[:n], w1[:n]
+	for j := range F {
+		x := F[j] + d*rowq[j]
+		F[j] = x
+		f[j] += df * row[j]
+		c := (int32(s[j]) * x) >> sh
+		c = min(max(c, -halfClasses), halfClasses-1) + halfClasses
+		m := mask[j]
+		a, b := t0[c&(Classes-1)]&m, t1[c&(Classes-1)]&m
+		w0[j], w1[j] = a, b
+		z0 += uint64(a)
+		z1 += uint64(b)
+	}
+	return z0, z1
+}
+
+// weighGo is weighLayer in Go, on bits of one block.
+func weighGo(t0, t1 *[Classes]uint32, sh uint, s []int8, F []int32, mask []uint32, w0, w1 []uint32) (z0, z1 uint64) {
+	n := len(F)
+	s, mask, w0, w1 = s[:n], mask[:n], w0[:n], w1[:n]
+	for j, x := range F {
+		c := (int32(s[j]) * x) >> sh
+		c = min(max(c, -halfClasses), halfClasses-1) + halfClasses
+		m := mask[j]
+		a, b := t0[c&(Classes-1)]&m, t1[c&(Classes-1)]&m
+		w0[j], w1[j] = a, b
+		z0 += uint64(a)
+		z1 += uint64(b)
+	}
+	return z0, z1
 }

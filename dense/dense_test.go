@@ -3,6 +3,7 @@ package dense
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"sardonics/internal/rbmtest"
@@ -18,32 +19,38 @@ func rbmEnergy(m *model.RBM, s []int8) float64 {
 	return m.Energy(v, h)
 }
 
-func TestExp(t *testing.T) {
-	r := rand.NewPCG(1, 1)
-	for i := 0; i < 200000; i++ {
-		x := (2*rng.Float64(r) - 1) * 708
-		if i%2 == 0 {
-			x /= 300
-		}
-		if got, want := exp(x), math.Exp(x); math.Abs(got-want) > 1e-13*want {
-			t.Fatalf("exp(%v) = %v (math.Exp %v, %.2g relative)", x, got, want, (got-want)/want)
-		}
-	}
-}
-
-func TestWeightMatchesLogWeight(t *testing.T) {
-	for _, wf := range []saw.Weight{saw.Logistic, saw.Exp} {
-		for x := -800.0; x <= 800; x += 0.37 {
-			got, want := Weight(wf, 1.3, x), math.Exp(saw.LogWeight(wf, 1.3, x))
-			if !(got > 0) || math.IsInf(got, 0) || math.Abs(got-want) > 1e-13*want {
-				t.Fatalf("%v weight(1.3, %g) = %g (expected exp(LogWeight) = %g)", wf, x, got, want)
+// refReplay is the log-probability at both biases of replaying path from
+// spins s0 with the quantized weights of q and tb, everything computed
+// from scratch at every pick (fields, classes, sums): the definition the
+// engines' incremental sums and ReverseLogProbs must equal exactly.
+func refReplay(q *Quant, tb *Bias, s0 []int8, path []int32) [2]float64 {
+	s := append([]int8(nil), s0...)
+	F := make([]int32, len(s))
+	taken := make([]bool, len(s))
+	var lf [2]float64
+	for _, l := range path {
+		q.Fields(s, F)
+		var z [2]uint64
+		for u := range s {
+			if !taken[u] {
+				c := tb.Class(s[u], F[u])
+				z[0] += uint64(tb.W[0][c])
+				z[1] += uint64(tb.W[1][c])
 			}
 		}
+		c := tb.Class(s[l], F[l])
+		lf[0] += tb.Log[0][c] - math.Log(float64(z[0]))
+		lf[1] += tb.Log[1][c] - math.Log(float64(z[1]))
+		taken[l] = true
+		s[l] = -s[l]
 	}
+	return lf
 }
 
 // TestReplayMatchesNaive compares Replay (both directions) and Walk with the
-// reference engine on random paths of random small RBMs.
+// reference engine (energies) and with refReplay (log-probabilities,
+// exactly) on random paths of random small RBMs, and the fast reverse
+// with Replay.
 func TestReplayMatchesNaive(t *testing.T) {
 	r := rand.NewPCG(7, 7)
 	for trial := 0; trial < 40; trial++ {
@@ -63,10 +70,16 @@ func TestReplayMatchesNaive(t *testing.T) {
 		for rep := 0; rep < 10; rep++ {
 			path := rbmtest.RandomPath(r, n, 1+rng.Intn(r, n))
 			back := rep%3 == 2
+			rp := path
+			if back {
+				rp = slices.Clone(path)
+				slices.Reverse(rp)
+			}
+			want := refReplay(d.q, d.bias, d.Spins(), rp)
 			lf, dE := d.Replay(path, back)
-			lfr, dEr := ref.Replay(path, back)
-			if !rbmtest.Close9(lf[0], lfr[0]) || !rbmtest.Close9(lf[1], lfr[1]) || !rbmtest.Close9(dE, dEr) {
-				t.Fatalf("trial %d: Replay = %v, %g (naive %v, %g)", trial, lf, dE, lfr, dEr)
+			_, dEr := ref.Replay(path, back)
+			if lf != want || !rbmtest.Close9(dE, dEr) {
+				t.Fatalf("trial %d: Replay = %v, %g (reference %v, naive dE %g)", trial, lf, dE, want, dEr)
 			}
 			if e := rbmEnergy(m, d.Spins()); !rbmtest.Close9(d.Energy(), e) || !rbmtest.Close9(e, im.Energy(d.Spins())) {
 				t.Fatalf("trial %d: Energy %g, RBM %g, Ising %g", trial, d.Energy(), e, im.Energy(d.Spins()))
@@ -76,9 +89,23 @@ func TestReplayMatchesNaive(t *testing.T) {
 			b := rep % 2
 			wp, lw, dEw := d.Walk(r, 1+rng.Intn(r, n), b, nil)
 			ref.SetSpins(start)
-			lfr, dEr = ref.Replay(wp, false)
-			if !rbmtest.Close9(lw[0], lfr[0]) || !rbmtest.Close9(lw[1], lfr[1]) || !rbmtest.Close9(dEw, dEr) {
-				t.Fatalf("trial %d: Walk %v = %v, %g (naive replay %v, %g)", trial, wp, lw, dEw, lfr, dEr)
+			_, dEr = ref.Replay(wp, false)
+			if want := refReplay(d.q, d.bias, start, wp); lw != want || !rbmtest.Close9(dEw, dEr) {
+				t.Fatalf("trial %d: Walk %v = %v, %g (reference %v, naive dE %g)", trial, wp, lw, dEw, want, dEr)
+			}
+			// The fast reverse equals the backward replay from the end state.
+			var rev [1][2]float64
+			if !d.ReverseLogProbs(wp, []int{0, len(wp)}, rev[:]) {
+				t.Fatalf("trial %d: no fast reverse after a walk", trial)
+			}
+			end := slices.Clone(d.Spins())
+			rw := slices.Clone(wp)
+			slices.Reverse(rw)
+			if want := refReplay(d.q, d.bias, end, rw); rev[0] != want {
+				t.Fatalf("trial %d: fast reverse %v (reference %v)", trial, rev[0], want)
+			}
+			if !slices.Equal(d.Spins(), end) {
+				t.Fatalf("trial %d: ReverseLogProbs changed the state", trial)
 			}
 			f := rbmtest.RandomPath(r, n, rng.Intn(r, n+1))
 			d.Flip(f)
@@ -90,7 +117,8 @@ func TestReplayMatchesNaive(t *testing.T) {
 	}
 }
 
-// TestWalkDistribution checks the first pick of a walk against w_l / Z.
+// TestWalkDistribution checks the first pick of a walk against w_l / Z
+// (the engine's integer weights).
 func TestWalkDistribution(t *testing.T) {
 	m := rbmtest.RandomRBM(t, 3, 2, 1, 3)
 	s0 := []int8{1, -1, 1, -1, 1}
@@ -107,7 +135,8 @@ func TestWalkDistribution(t *testing.T) {
 	z := 0.0
 	var w [5]float64
 	for l := range w {
-		w[l] = math.Exp(saw.LogWeight(saw.Logistic, 1.2, float64(s0[l])*d.field[l]))
+		c := d.bias.Class(s0[l], d.F[l])
+		w[l] = float64(d.bias.W[1][c])
 		z += w[l]
 	}
 	for l := range w {
@@ -159,9 +188,9 @@ func TestHugeCouplings(t *testing.T) {
 			if !rbmtest.Close9(dE, -dEr) {
 				t.Fatalf("%v: walk dE %g, reverse %g", wf, dE, dEr)
 			}
-			for l := range d.avail {
+			for l := range d.mask {
 				if !(d.t.W[0][l] > 0 && d.t.W[1][l] > 0) && !d.stale {
-					t.Fatalf("%v: weight of bit %d is %g, %g", wf, l, d.t.W[0][l], d.t.W[1][l])
+					t.Fatalf("%v: weight of bit %d is %d, %d", wf, l, d.t.W[0][l], d.t.W[1][l])
 				}
 			}
 		}
@@ -193,32 +222,183 @@ func TestKernelDetailedBalance(t *testing.T) {
 	}
 }
 
-func TestWeightsKernel(t *testing.T) {
-	r := rand.NewPCG(2, 2)
-	const n = 300
-	s, f, av := rbmtest.RandomSpins(r, n), make([]float64, n), make([]bool, n)
-	w0, w1 := make([]float64, n), make([]float64, n)
-	for i := range f {
-		f[i] = (2*rng.Float64(r) - 1) * 1000 * math.Pow(10, -4*rng.Float64(r))
-		av[i] = rng.Intn(r, 5) != 0
-	}
+// TestBiasTables: every weight is an integer in [1, 2^31] with its
+// logarithm beside it, non-increasing in dE, and within 2% of the ideal
+// weight (saw.LogWeight, up to the tables' normalization) wherever the
+// ideal weight is not below 2^-20 of the largest.
+func TestBiasTables(t *testing.T) {
 	for _, wf := range []saw.Weight{saw.Logistic, saw.Exp} {
-		z0, z1 := Weights(wf, 0.9, 1.2, s, f, av, w0, w1)
-		var y0, y1 float64
-		for i := range f {
-			a, b := 0.0, 0.0
-			if av[i] {
-				dE := float64(s[i]) * f[i]
-				a, b = Weight(wf, 0.9, dE), Weight(wf, 1.2, dE)
+		for _, S := range []int{24, 10, -3} {
+			for _, g := range [][2]float64{{0.9, 1.1}, {1, 1}, {0.05, 3}, {0, 1}, {1e6, 2e6}} {
+				tb := NewBias(S, g[0], g[1], wf)
+				delta := math.Ldexp(1, int(tb.Shift)-S)
+				for b := range 2 {
+					norm := 0.0
+					if wf == saw.Exp {
+						norm = -rangeExp
+					}
+					for c := range Classes {
+						w := tb.W[b][c]
+						if w < 1 || w > WeightOne || tb.Log[b][c] != math.Log(float64(w)) {
+							t.Fatalf("%v S=%d g=%v: class %d weight %d, log %g", wf, S, g, c, w, tb.Log[b][c])
+						}
+						if c > 0 && w > tb.W[b][c-1] {
+							t.Fatalf("%v S=%d g=%v: weights increase at class %d", wf, S, g, c)
+						}
+						dE := (float64(c-Classes/2) + 0.5) * delta
+						ideal := math.Exp(saw.LogWeight(wf, g[b], dE)+norm) * WeightOne
+						if ideal >= WeightOne/(1<<20) && ideal <= WeightOne && math.Abs(float64(w)/ideal-1) > 0.02 {
+							t.Fatalf("%v S=%d g=%v: class %d (dE %g) weight %d (ideal %g)", wf, S, g, c, dE, w, ideal)
+						}
+					}
+				}
+				// Classes are floor(s F / 2^Shift), clamped.
+				for _, F := range []int32{0, 1, -1, 1 << 29, -(1 << 29), 12345, -777} {
+					for _, s := range []int8{1, -1} {
+						k := int64(s) * int64(F) >> tb.Shift
+						k = min(max(k, -Classes/2), Classes/2-1) + Classes/2
+						if c := tb.Class(s, F); c != int(k) {
+							t.Fatalf("Class(%d, %d) = %d (expected %d)", s, F, c, k)
+						}
+					}
+				}
 			}
-			if math.Abs(w0[i]-a) > 1e-15*a || math.Abs(w1[i]-b) > 1e-15*b {
-				t.Fatalf("%v bit %d: Weights gives %g, %g (Weight %g, %g)", wf, i, w0[i], w1[i], a, b)
-			}
-			y0 += a
-			y1 += b
 		}
-		if math.Abs(z0-y0) > 1e-14*y0 || math.Abs(z1-y1) > 1e-14*y1 {
-			t.Fatalf("%v sums %g, %g (expected %g, %g)", wf, z0, z1, y0, y1)
+	}
+}
+
+// TestQuant: fixed-point fields stay below 2^30 and approximate the float
+// fields to the rounding of the couplings.
+func TestQuant(t *testing.T) {
+	r := rand.NewPCG(4, 4)
+	for _, scale := range []float64{1e-6, 0.1, 1, 1e3, 1e9} {
+		m := rbmtest.RandomRBM(t, 13, 9, scale, 2)
+		q := NewQuant(m)
+		d := New(m, rbmtest.RandomSpins(r, 22))
+		for i, F := range d.F {
+			if F >= maxField || F <= -maxField {
+				t.Fatalf("scale %g: field %d is %d", scale, i, F)
+			}
+			if got := math.Ldexp(float64(F), -q.S); math.Abs(got-d.field[i]) > 23*math.Ldexp(1, -q.S) {
+				t.Fatalf("scale %g: fixed-point field %d is %g (float %g)", scale, i, got, d.field[i])
+			}
+		}
+	}
+}
+
+// TestUpdateKernel: Table.Update equals the weights and sums computed bit by
+// bit, with and without a field change.
+func TestUpdateKernel(t *testing.T) {
+	r := rand.NewPCG(2, 2)
+	const n0, n1 = 70, 300
+	tb := NewBias(20, 0.9, 1.2, saw.Logistic)
+	tab := NewTable(n0, n1)
+	s := rbmtest.RandomSpins(r, n1)
+	F, f, mask := make([]int32, n1), make([]float64, n1), make([]uint32, n1)
+	rowq, row := make([]int32, n1), make([]float64, n1)
+	for i := range F {
+		F[i] = int32(rng.Intn(r, 1<<24)) - 1<<23
+		rowq[i] = int32(rng.Intn(r, 1<<20)) - 1<<19
+		row[i] = float64(rowq[i]) / (1 << 20)
+		f[i] = float64(F[i]) / (1 << 20)
+		if rng.Intn(r, 5) != 0 {
+			mask[i] = ^uint32(0)
+		}
+	}
+	for rep, d := range []int32{0, 1, -1, 1} {
+		if d == 0 {
+			tab.Update(1, tb, s, F, nil, mask, nil, nil, 0)
+		} else {
+			tab.Update(1, tb, s, F, f, mask, rowq, row, d)
+		}
+		var z [2]uint64
+		for i := range F {
+			c := tb.Class(s[i], F[i])
+			for b := range 2 {
+				w := tb.W[b][c] & mask[i]
+				if tab.W[b][n0+i] != w {
+					t.Fatalf("rep %d bit %d: weight %d (expected %d)", rep, i, tab.W[b][n0+i], w)
+				}
+				z[b] += uint64(w)
+			}
+		}
+		if tab.Sum[1] != z || tab.Z(0) != z[0] || tab.Z(1) != z[1] {
+			t.Fatalf("rep %d: sums %v (expected %v)", rep, tab.Sum[1], z)
+		}
+		// Draw finds the bit whose cumulative weight covers u.
+		for _, u := range []uint64{0, 1, z[0] / 3, z[0] - 1} {
+			l, c := tab.Draw(0, u), uint64(0)
+			for k := n0; k < n0+n1; k++ {
+				if u < c+uint64(tab.W[0][k]) {
+					if l != k {
+						t.Fatalf("Draw(%d) = %d (expected %d)", u, l, k)
+					}
+					break
+				}
+				c += uint64(tab.W[0][k])
+			}
+		}
+		if tab.Draw(0, z[0]) != -1 {
+			t.Fatal("Draw past the end did not return -1")
+		}
+	}
+}
+
+// TestUndoExact: a rejected move undone with Undo leaves the spins, the
+// fixed-point fields, the weights and the energy exactly as they were.
+func TestUndoExact(t *testing.T) {
+	m := rbmtest.RandomRBM(t, 9, 7, 1, 4)
+	r := rand.NewPCG(9, 9)
+	d := New(m, rbmtest.RandomSpins(r, 16))
+	d.SetBiases(0.9, 1.1, saw.Logistic)
+	for rep := 0; rep < 200; rep++ {
+		d.prepare()
+		s0, F0, e0 := slices.Clone(d.s), slices.Clone(d.F), d.e
+		w0 := slices.Clone(d.t.W[0])
+		path, _, _ := d.Walk(r, 1+rng.Intn(r, 8), rep%2, nil)
+		path, _, _ = d.Walk(r, 1+rng.Intn(r, 8), 1-rep%2, path)
+		var rev [2][2]float64
+		if !d.ReverseLogProbs(path, d.rec.bounds, rev[:]) {
+			t.Fatal("no fast reverse")
+		}
+		d.Undo(path)
+		d.prepare()
+		if !slices.Equal(d.s, s0) || !slices.Equal(d.F, F0) || d.e != e0 || !slices.Equal(d.t.W[0], w0) {
+			t.Fatalf("rep %d: Undo did not restore the state", rep)
+		}
+	}
+}
+
+// TestStateRoundTrip: a restored engine continues identically, and bad
+// states are refused without a panic.
+func TestStateRoundTrip(t *testing.T) {
+	m := rbmtest.RandomRBM(t, 11, 6, 1, 8)
+	r := rand.NewPCG(3, 3)
+	a := New(m, rbmtest.RandomSpins(r, 17))
+	a.SetBiases(0.9, 1.1, saw.Logistic)
+	for range 50 {
+		p, _, _ := a.Walk(r, 5, 0, nil)
+		a.Flip(p[:2])
+	}
+	st := a.AppendState(nil)
+	b := New(m, nil)
+	if err := b.RestoreState(st); err != nil {
+		t.Fatal(err)
+	}
+	b.SetBiases(0.9, 1.1, saw.Logistic)
+	r2 := *r
+	for i := range 50 {
+		pa, la, ea := a.Walk(r, 6, i%2, nil)
+		pb, lb, eb := b.Walk(&r2, 6, i%2, nil)
+		if !slices.Equal(pa, pb) || la != lb || ea != eb || a.Energy() != b.Energy() {
+			t.Fatalf("walk %d after restore differs", i)
+		}
+	}
+	bad := slices.Clone(st)
+	bad[8] = 3 // a spin
+	for _, x := range [][]byte{nil, st[:len(st)-1], bad, append(slices.Clone(st), 0)} {
+		if err := b.RestoreState(x); err == nil {
+			t.Fatal("bad state accepted")
 		}
 	}
 }

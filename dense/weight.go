@@ -3,105 +3,212 @@ package dense
 import (
 	"math"
 
+	"sardonics/model"
 	"sardonics/saw"
 )
 
-// clamp limits an exponent to [-saw.MaxLogWeight, saw.MaxLogWeight]. Plain
-// branches, almost never taken, are cheaper here than float min and max,
-// which must handle NaN and signed zeros.
-func clamp(x float64) float64 {
-	if x > saw.MaxLogWeight {
-		return saw.MaxLogWeight
-	}
-	if x < -saw.MaxLogWeight {
-		return -saw.MaxLogWeight
-	}
-	return x
+// Quant is the fixed-point form of an RBM that the pick weights are
+// computed from: every coupling and bias times 2^S, rounded to an int32,
+// with S the largest scale (at most 60) at which no unit's fixed-point
+// field can exceed 2^30 in magnitude. Fields in this form are exact
+// integer sums, so they are the same function of the spins however they
+// were reached (no drift, no refresh). Only the pick weights use it; the
+// energy uses the float64 model. Read-only once built: engines and
+// sections share one.
+type Quant struct {
+	V, H int
+	S    int     // scale exponent
+	W    []int32 // V x H, row-major: round(2^S W_ij)
+	WT   []int32 // H x V: the transpose
+	B, C []int32 // round(2^S b_i), round(2^S c_j)
 }
 
-// Weight is exp(saw.LogWeight(wf, g, dE)) to about 1e-13 relative (the
-// logistic weight is computed as 1/(1+e^x), x = g dE clamped to +-690, so
-// it never falls below 1/(1+e^690), within 1e-300 of saw.LogWeight's floor),
-// bit for bit the value the Weights kernel stores. It panics on an unknown
-// Weight.
-func Weight(wf saw.Weight, g, dE float64) float64 {
-	switch wf {
-	case saw.Logistic:
-		return 1 / (1 + exp(clamp(g*dE)))
-	case saw.Exp:
-		return exp(clamp(-(g * dE)))
+// maxField bounds a fixed-point field (a sum of at most V or H couplings
+// and a bias, each rounded by at most 1/2, stays below 2^31).
+const maxField = 1 << 30
+
+// NewQuant returns the fixed-point form of r.
+func NewQuant(r *model.RBM) *Quant {
+	big := 0.0 // the largest sum of |bias| and |couplings| of any unit
+	for i := 0; i < r.V; i++ {
+		z := math.Abs(r.B[i])
+		for _, x := range r.W[i*r.H : (i+1)*r.H] {
+			z += math.Abs(x)
+		}
+		big = max(big, z)
 	}
-	panic("dense: unknown Weight")
+	for j := 0; j < r.H; j++ {
+		z := math.Abs(r.C[j])
+		for i := 0; i < r.V; i++ {
+			z += math.Abs(r.W[i*r.H+j])
+		}
+		big = max(big, z)
+	}
+	// 2^S big + (V+H+1)/2 (rounding) < 2^30.
+	room := float64(maxField - r.V - r.H - 1)
+	S := 60
+	for S > -1000 && math.Ldexp(big, S) >= room {
+		S--
+	}
+	q := &Quant{V: r.V, H: r.H, S: S, W: make([]int32, len(r.W)), WT: make([]int32, len(r.W)),
+		B: make([]int32, r.V), C: make([]int32, r.H)}
+	fx := func(x float64) int32 { return int32(math.RoundToEven(math.Ldexp(x, S))) }
+	for i := 0; i < r.V; i++ {
+		q.B[i] = fx(r.B[i])
+		for j := 0; j < r.H; j++ {
+			w := fx(r.W[i*r.H+j])
+			q.W[i*r.H+j] = w
+			q.WT[j*r.V+i] = w
+		}
+	}
+	for j := 0; j < r.H; j++ {
+		q.C[j] = fx(r.C[j])
+	}
+	return q
 }
 
-// Weights is the hot kernel of both RBM engines: for each bit i it sets
-// w0[i], w1[i] to Weight(wf, g0 or g1, s[i]*f[i]) when av[i] and to 0
-// otherwise, and returns the sums of w0 and w1 (in index order). All slices
-// have the same length.
-func Weights(wf saw.Weight, g0, g1 float64, s []int8, f []float64, av []bool, w0, w1 []float64) (z0, z1 float64) {
-	n := len(w0)
-	s, f, av, w1 = s[:n], f[:n], av[:n], w1[:n]
+// Coupling is the fixed-point coupling between bits a and b (visible then
+// hidden indices; one of each layer).
+func (q *Quant) Coupling(a, b int) int32 {
+	if a > b {
+		a, b = b, a
+	}
+	return q.W[a*q.H+b-q.V]
+}
+
+// Fields fills F (V+H, visible then hidden) with the fixed-point fields of
+// spins s: F_i = B_i + sum_j W_ij h_j, F_j = C_j + sum_i W_ij v_i (exact
+// integer sums, added row by row).
+func (q *Quant) Fields(s []int8, F []int32) {
+	nv, nh := q.V, q.H
+	Fv, Fh := F[:nv], F[nv:nv+nh]
+	copy(Fv, q.B)
+	copy(Fh, q.C)
+	for j := 0; j < nh; j++ {
+		if s[nv+j] > 0 {
+			for i, x := range q.WT[j*nv : (j+1)*nv] {
+				Fv[i] += x
+			}
+		}
+	}
+	for i := 0; i < nv; i++ {
+		if s[i] > 0 {
+			for j, x := range q.W[i*nh : (i+1)*nh] {
+				Fh[j] += x
+			}
+		}
+	}
+}
+
+// Classes is the number of weight classes; a class is an index into the
+// tables of a Bias.
+const Classes = 4096
+
+const (
+	halfClasses = Classes / 2
+	// WeightOne is the largest pick weight (2^31); every weight is an
+	// integer in [1, WeightOne].
+	WeightOne = 1 << 31
+	// rangeLogistic and rangeExp bound |gamma dE| where the weights
+	// still change: 2^31/(1+e^22) < 1/2 and e^-22 2^31 < 1/2, so
+	// beyond them the rounded weight is constant anyway.
+	rangeLogistic = 22
+	rangeExp      = 11
+)
+
+// Bias holds the pick weights of both biases by weight class. A bit with
+// spin s and fixed-point field F is in class
+//
+//	c = clamp(floor(s F / 2^Shift), -Classes/2, Classes/2-1) + Classes/2,
+//
+// i.e. its energy change dE = s F 2^-S falls in [k Delta, (k+1) Delta)
+// with k = c - Classes/2 and Delta = 2^(Shift-S) (the end classes also
+// take everything beyond). Its weight at bias b is W[b][c], the ideal
+// weight of the class's midpoint dE_k = (k+1/2) Delta:
+//
+//	Logistic: max(1, round(2^31 / (1 + exp(x))))
+//	Exp:      max(1, round(2^31 exp(-x - 11)))
+//
+// with x = clamp(gamma_b dE_k, -22, 22) (Logistic) or clamp(..., -11, 11)
+// (Exp): a positive integer at most 2^31. Log[b][c] is its logarithm.
+// Shift is the smallest at which Classes/2 classes span the clamped range
+// at the smaller bias, so Delta gamma is about 1/64 to 1/93 for biases of
+// equal size. Read-only once built.
+type Bias struct {
+	Shift uint
+	W     [2][Classes]uint32
+	Log   [2][Classes]float64
+	Pairs [Classes]uint64 // W[0][c] | W[1][c]<<32, for the AVX2 kernels
+}
+
+// NewBias returns the tables of biases g0, g1 (>= 0) with weight function
+// wf for fields of scale 2^S. It panics on an unknown Weight.
+func NewBias(S int, g0, g1 float64, wf saw.Weight) *Bias {
+	R := 0.0
 	switch wf {
 	case saw.Logistic:
-		for i := range w0 {
-			if !av[i] {
-				w0[i], w1[i] = 0, 0
-				continue
-			}
-			dE := float64(s[i]) * f[i]
-			a, b := 1/(1+exp(clamp(g0*dE))), 1/(1+exp(clamp(g1*dE)))
-			w0[i], w1[i] = a, b
-			z0 += a
-			z1 += b
-		}
+		R = rangeLogistic
 	case saw.Exp:
-		for i := range w0 {
-			if !av[i] {
-				w0[i], w1[i] = 0, 0
-				continue
-			}
-			dE := float64(s[i]) * f[i]
-			a, b := exp(clamp(-(g0 * dE))), exp(clamp(-(g1 * dE)))
-			w0[i], w1[i] = a, b
-			z0 += a
-			z1 += b
-		}
+		R = rangeExp
 	default:
 		panic("dense: unknown Weight")
 	}
-	return z0, z1
-}
-
-const (
-	log2e64 = 64 * 1.44269504088896338700e+00
-	ln2hi64 = 6.93147180369123816490e-01 / 64
-	ln2lo64 = 1.90821492927058770002e-10 / 64
-	round   = 0x1.8p52 // adding and subtracting it rounds to an integer
-)
-
-// exp2j[j] is 2^(j/64).
-var exp2j = func() (t [64]float64) {
-	for j := range t {
-		t[j] = math.Exp2(float64(j) / 64)
+	t := &Bias{Shift: 31}
+	if gmin := min(g0, g1); gmin > 0 && !math.IsInf(gmin, 0) {
+		// Delta = 2^(Shift-S) >= R / (halfClasses gmin).
+		sh := S + int(math.Ceil(math.Log2(R/(halfClasses*gmin))))
+		t.Shift = uint(min(max(sh, 0), 31))
+	}
+	delta := math.Ldexp(1, int(t.Shift)-S)
+	for b, g := range [2]float64{g0, g1} {
+		for c := range Classes {
+			x := g * (float64(c-halfClasses) + 0.5) * delta
+			if math.IsNaN(x) {
+				x = 0 // g = 0 or infinite, dE_k = 0 never happens: no NaN
+			}
+			x = min(max(x, -R), R)
+			var w float64
+			if wf == saw.Logistic {
+				w = WeightOne / (1 + math.Exp(x))
+			} else {
+				w = WeightOne * math.Exp(-x-R)
+			}
+			wi := uint32(min(max(math.Round(w), 1), WeightOne))
+			t.W[b][c] = wi
+			t.Log[b][c] = math.Log(float64(wi))
+			t.Pairs[c] |= uint64(wi) << (32 * b)
+		}
 	}
 	return t
-}()
-
-// exp is e^x for |x| <= 708 within about 1e-13 relative: x = (64m + j) ln2/64
-// + r with |r| <= ln2/128, e^x = 2^m 2^(j/64) e^r, e^r by its degree-4
-// Taylor polynomial (truncation error below r^5/120 < 4e-14), the table
-// exp2j for 2^(j/64) (Tang's method). About a third of the work of a
-// full-precision polynomial, inlinable and branch-free. The walk stays exact
-// whatever the accuracy: the engines' log-probabilities are logarithms of
-// these very weights (Weight), not of the ideal ones.
-func exp(x float64) float64 {
-	k := (x*log2e64 + round) - round
-	r := (x - k*ln2hi64) - k*ln2lo64
-	ki := int64(k)
-	p := 1 + r*(1+r*(1.0/2+r*(1.0/6+r*(1.0/24))))
-	return p * exp2j[ki&63] * math.Float64frombits(uint64((ki>>6)+1023)<<52)
 }
 
-// LogWeight is log(Weight(wf, g, dE)): the log-probability terms of the
-// engines, taken from the weights actually drawn with.
-func LogWeight(wf saw.Weight, g, dE float64) float64 { return math.Log(Weight(wf, g, dE)) }
+// Class is the weight class of a bit with spin s and fixed-point field F.
+func (t *Bias) Class(s int8, F int32) int {
+	k := (int32(s) * F) >> (t.Shift & 31)
+	return int(min(max(k, -halfClasses), halfClasses-1) + halfClasses)
+}
+
+// biasKey identifies a Bias in a cache.
+type biasKey struct {
+	S      int
+	g0, g1 float64
+	wf     saw.Weight
+}
+
+// BiasCache keeps the tables of recent biases: building one takes about
+// 0.1 ms, and a chain with a mixture of thetas changes biases every step.
+type BiasCache struct{ m map[biasKey]*Bias }
+
+// Get returns NewBias(S, g0, g1, wf), built once.
+func (bc *BiasCache) Get(S int, g0, g1 float64, wf saw.Weight) *Bias {
+	k := biasKey{S, g0, g1, wf}
+	if t, ok := bc.m[k]; ok {
+		return t
+	}
+	if bc.m == nil || len(bc.m) >= 16 {
+		bc.m = map[biasKey]*Bias{}
+	}
+	t := NewBias(S, g0, g1, wf)
+	bc.m[k] = t
+	return t
+}

@@ -1,49 +1,25 @@
 package dense
 
 import (
-	"math"
 	"testing"
+
+	"sardonics/saw"
 )
 
-func BenchmarkExp(b *testing.B) {
-	xs := make([]float64, 512)
-	for i := range xs {
-		xs[i] = float64(i-256) * 0.01
-	}
-	b.Run("fast", func(b *testing.B) {
-		s := 0.0
-		for i := 0; i < b.N; i++ {
-			for _, x := range xs {
-				s += exp(x)
-			}
-		}
-		sink = s
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(xs)), "ns/exp")
-	})
-	b.Run("math", func(b *testing.B) {
-		s := 0.0
-		for i := 0; i < b.N; i++ {
-			for _, x := range xs {
-				s += math.Exp(x)
-			}
-		}
-		sink = s
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(xs)), "ns/exp")
-	})
-}
-
-var sink float64
-
-func BenchmarkWeights(b *testing.B) {
+// BenchmarkUpdate is the hot kernel: one flip's update of 500 bits.
+func BenchmarkUpdate(b *testing.B) {
 	const n = 500
-	s, f, av := make([]int8, n), make([]float64, n), make([]bool, n)
-	w0, w1 := make([]float64, n), make([]float64, n)
+	tb := NewBias(24, 0.95, 1.05, saw.Logistic)
+	tab := NewTable(0, n)
+	s, F, f, mask := make([]int8, n), make([]int32, n), make([]float64, n), make([]uint32, n)
+	rowq, row := make([]int32, n), make([]float64, n)
 	for i := range s {
-		s[i], f[i], av[i] = int8(2*(i%2)-1), float64(i-250)*0.013, i%17 != 0
+		s[i], F[i], mask[i] = int8(2*(i%2)-1), int32(i-250)<<18, ^uint32(i%17/16)
+		rowq[i], row[i] = int32(i*7919%1001-500)<<12, float64(i%11)*0.01
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		Weights(0, 0.95, 1.05, s, f, av, w0, w1)
+		tab.Update(1, tb, s, F, f, mask, rowq, row, int32(1-2*(i&1)))
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/bit")
 }

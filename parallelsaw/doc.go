@@ -2,21 +2,29 @@
 // paper's "computational considerations"): each layer is split into P
 // contiguous sections (section p holds visible units [pV/P, (p+1)V/P) and
 // hidden units [pH/P, (p+1)H/P), so every flip gives every section the
-// same work). Section p keeps its units' fields, pick weights at both biases
-// and sums, and its own slices of W and of its transpose.
+// same work). Section p keeps its units' fixed-point and float64 fields,
+// integer pick weights at both biases and their exact sums (a dense.Table),
+// and its own slices of W and of its transpose, in both forms. The weights
+// are package dense's (see its doc: weight classes of exact fixed-point
+// fields, integer weights, exact uint64 sums), computed by the same kernel
+// (dense.Table.Update).
 //
 // Per flip: the coordinator (the goroutine calling Walk, which also runs
-// section 0) flips the spin and publishes the bit and a uniform u; every
-// section updates its fields (one axpy over its slice) and weights, and
-// reports its sums s_p at both biases and a candidate drawn within the
-// section with u; the coordinator picks section p with probability
-// s_p / sum s using a second uniform and takes its candidate. Given the
-// section, the candidate has probability w_l / s_p, so the pick has
-// probability w_l / sum s: the same distribution as package dense, and the
-// same log-probabilities (dense.LogWeight of the pick minus log sum s) up to
-// rounding. Both uniforms come from the walk's random stream and every sum
-// is taken in a fixed order, so the output is bit-identical for a fixed
-// seed and P (it differs between values of P only by rounding).
+// section 0) flips the spin and publishes the bit and two random words;
+// every section updates its part of the other layer (one pass of the
+// kernel), reports its sums s_p at both biases and a candidate drawn within
+// the section with probability w_l / s_p exactly (an exact uniform integer
+// in [0, s_p) from the first random word that Lemire's method accepts; if
+// both are rejected, probability about 2^-45, the coordinator draws it
+// itself); the coordinator picks section p with probability s_p / sum s
+// (an exact uniform integer in [0, sum s)) and takes its candidate. So the
+// pick has probability w_l / sum s exactly, the distribution of package
+// dense, and the walk reports the same log-probabilities, bit for bit (the
+// sums are exact integers, whatever P). The random words come from the
+// walk's stream, so the output is bit-identical for a fixed seed and P;
+// energies differ between values of P only by the rounding of the float64
+// fields. The engine also scores reverse paths in place and undoes rejected
+// moves (saw.FastReverser, with dense.Record), as dense does.
 //
 // Concurrency: sections 1..P-1 run on worker goroutines, each locked to its
 // OS thread and pinned to cpus[p] when given (a pinning failure is not

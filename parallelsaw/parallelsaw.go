@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"runtime"
 	"sync"
@@ -12,13 +13,13 @@ import (
 
 	"sardonics/dense"
 	"sardonics/model"
-	"sardonics/rng"
 	"sardonics/saw"
 	"sardonics/topology"
 )
 
-// RefreshEvery is the number of flips between recomputations of the fields
-// and the energy from scratch (at the start of a Walk, Replay or Flip).
+// RefreshEvery is the number of flips between recomputations of the float64
+// fields and the energy from scratch (at the start of a Walk, Replay or
+// Flip).
 const RefreshEvery = 10000
 
 // MaxP bounds the number of sections.
@@ -38,18 +39,18 @@ const (
 // command is written by the coordinator before it stores seq; workers read
 // it after they load the new seq.
 type command struct {
-	_     [64]byte
-	seq   atomic.Uint64
-	op    op
-	flip  int32 // bit flipped by opStep, or -1
-	draw  bool
-	b     int32
-	u     float64
-	gamma [2]float64
-	wf    saw.Weight
-	path  []int32   // opFlip: bits; opStep: bits to make available again
-	dx    []float64 // opFlip: change of x for each bit of path
-	_     [64]byte
+	_    [64]byte
+	seq  atomic.Uint64
+	op   op
+	flip int32 // bit flipped by opStep, or -1
+	d    int32 // its new spin (the change of x)
+	draw bool
+	b    int32
+	r    [2]uint64   // opStep with draw: random words for the candidate
+	bias *dense.Bias // opBias
+	path []int32     // opFlip: bits; opStep: bits to make available again
+	dx   []int32     // opFlip: change of x for each bit of path
+	_    [64]byte
 }
 
 // result is written by a worker before it stores done.
@@ -57,8 +58,11 @@ type result struct {
 	_        [64]byte
 	done     atomic.Uint64
 	sleeping atomic.Int32
-	z        [2]float64
-	cand     int32
+	zf       [2]uint64 // opStep: sums after the flip, before the release
+	z        [2]uint64 // opStep: sums at the end
+	cand     int32     // candidate (global bit), -1 if none, -2 if not drawn
+	candF    int32     // the candidate's fixed-point field
+	candf    float64   // the candidate's float64 field
 	epart    float64
 	_        [64]byte
 }
@@ -81,12 +85,15 @@ type section struct {
 	vp, hp   int
 	wv       []float64 // V x hp: W[i, hlo+j] at i*hp+j
 	wh       []float64 // H x vp: W[vlo+i, j] at j*vp+i
+	wvq, whq []int32   // the same in fixed point (dense.Quant)
 	b, c     []float64
-	f        []float64    // fields: visible part (vp), then hidden (hp)
+	bq, cq   []int32
+	sl       []int8       // spins of this section's bits (a copy): visible part, then hidden
+	F        []int32      // fixed-point fields: visible part (vp), then hidden (hp)
+	f        []float64    // float64 fields, the same layout
 	t        *dense.Table // pick weights: visible part, then hidden
-	av       []bool
-	g        [2]float64
-	wf       saw.Weight
+	mask     []uint32     // all ones for an available bit
+	bias     *dense.Bias
 	stale    bool
 	_        [64]byte
 }
@@ -106,17 +113,26 @@ type shared struct {
 
 // Engine is the parallel RBM engine. The zero value is not usable; call New.
 type Engine struct {
-	sh    *shared
-	owner []int32 // section of each bit
-	avail []bool
-	gamma [2]float64
-	wf    saw.Weight
-	e     float64
-	since int
-	dx    []float64
+	sh     *shared
+	q      *dense.Quant
+	owner  []int32 // section of each bit
+	avail  []bool
+	gamma  [2]float64
+	wf     saw.Weight
+	bias   *dense.Bias
+	biases dense.BiasCache
+	e      float64
+	since  int
+	dx     []int32
+	rec    dense.Record
+	rpath  []int32
 }
 
-var _ saw.Engine = (*Engine)(nil)
+var (
+	_ saw.Engine       = (*Engine)(nil)
+	_ saw.StateEngine  = (*Engine)(nil)
+	_ saw.FastReverser = (*Engine)(nil)
+)
 
 // New returns an engine for r in state init (spins, visible then hidden; nil
 // means all -1; copied) with P sections, 1 <= P <= min(MaxP, V+H). Worker
@@ -131,35 +147,43 @@ func New(r *model.RBM, init []int8, P int, cpus []int) (*Engine, error) {
 	if init != nil && len(init) != n {
 		return nil, fmt.Errorf("parallelsaw: %d initial spins (expected %d)", len(init), n)
 	}
+	q := dense.NewQuant(r)
 	sh := &shared{nv: r.V, nh: r.H, s: make([]int8, n)}
 	sh.parked.wake = make(chan struct{}, 1)
-	e := &Engine{sh: sh, owner: make([]int32, n), avail: make([]bool, n), gamma: [2]float64{1, 1}}
+	e := &Engine{sh: sh, q: q, owner: make([]int32, n), avail: make([]bool, n), gamma: [2]float64{1, 1}}
+	e.bias = e.biases.Get(q.S, 1, 1, saw.Logistic)
 	for p := 0; p < P; p++ {
 		sc := &section{
 			vlo: p * r.V / P, vhi: (p + 1) * r.V / P,
 			hlo: p * r.H / P, hhi: (p + 1) * r.H / P,
 			wake: make(chan struct{}, 1),
-			g:    e.gamma,
+			bias: e.bias,
 		}
 		sc.vp, sc.hp = sc.vhi-sc.vlo, sc.hhi-sc.hlo
-		sc.wv = make([]float64, r.V*sc.hp)
+		sc.wv, sc.wvq = make([]float64, r.V*sc.hp), make([]int32, r.V*sc.hp)
 		for i := 0; i < r.V; i++ {
 			copy(sc.wv[i*sc.hp:(i+1)*sc.hp], r.W[i*r.H+sc.hlo:i*r.H+sc.hhi])
+			copy(sc.wvq[i*sc.hp:(i+1)*sc.hp], q.W[i*r.H+sc.hlo:i*r.H+sc.hhi])
 		}
-		sc.wh = make([]float64, r.H*sc.vp)
+		sc.wh, sc.whq = make([]float64, r.H*sc.vp), make([]int32, r.H*sc.vp)
 		for j := 0; j < r.H; j++ {
 			for i := 0; i < sc.vp; i++ {
 				sc.wh[j*sc.vp+i] = r.W[(sc.vlo+i)*r.H+j]
+				sc.whq[j*sc.vp+i] = q.W[(sc.vlo+i)*r.H+j]
 			}
 		}
 		sc.b = append([]float64(nil), r.B[sc.vlo:sc.vhi]...)
 		sc.c = append([]float64(nil), r.C[sc.hlo:sc.hhi]...)
+		sc.bq = append([]int32(nil), q.B[sc.vlo:sc.vhi]...)
+		sc.cq = append([]int32(nil), q.C[sc.hlo:sc.hhi]...)
 		m := sc.vp + sc.hp
+		sc.F = make([]int32, m)
+		sc.sl = make([]int8, m)
 		sc.f = make([]float64, m)
 		sc.t = dense.NewTable(sc.vp, sc.hp)
-		sc.av = make([]bool, m)
-		for i := range sc.av {
-			sc.av[i] = true
+		sc.mask = make([]uint32, m)
+		for i := range sc.mask {
+			sc.mask[i] = ^uint32(0)
 		}
 		for i := sc.vlo; i < sc.vhi; i++ {
 			e.owner[i] = int32(p)
@@ -219,9 +243,11 @@ func (e *Engine) Spins() []int8 { return e.sh.s }
 func (e *Engine) SetBiases(gammaL, gammaH float64, w saw.Weight) {
 	e.gamma = [2]float64{gammaL, gammaH}
 	e.wf = w
+	e.bias = e.biases.Get(e.q.S, gammaL, gammaH, w)
 	c := &e.sh.cmd
-	c.op, c.gamma, c.wf = opBias, e.gamma, w
+	c.op, c.bias = opBias, e.bias
 	e.sh.run()
+	e.rec.Invalidate()
 }
 
 // SetSpins replaces the state. It panics if len(s) != N().
@@ -237,6 +263,7 @@ func (e *Engine) SetSpins(s []int8) {
 		}
 	}
 	e.refresh()
+	e.rec.Invalidate()
 }
 
 func (e *Engine) refresh() {
@@ -256,7 +283,7 @@ func (e *Engine) Flip(path []int32) {
 	for _, l := range path {
 		s := -e.sh.s[l]
 		e.sh.s[l] = s
-		e.dx = append(e.dx, float64(s))
+		e.dx = append(e.dx, int32(s))
 	}
 	c := &e.sh.cmd
 	c.op, c.path, c.dx = opFlip, path, e.dx
@@ -264,21 +291,27 @@ func (e *Engine) Flip(path []int32) {
 	c.path, c.dx = nil, nil
 	e.since += len(path)
 	e.e = e.sh.energy()
+	e.rec.Invalidate()
 }
 
-// dE is the energy change of flipping bit l now (valid between steps).
-func (e *Engine) dE(l int) float64 {
+// local is bit l's section and index there.
+func (e *Engine) local(l int) (*section, int) {
 	sc := e.sh.secs[e.owner[l]]
-	k := l - sc.vlo
 	if l >= e.sh.nv {
-		k = sc.vp + l - e.sh.nv - sc.hlo
+		return sc, sc.vp + l - e.sh.nv - sc.hlo
 	}
-	return float64(e.sh.s[l]) * sc.f[k]
+	return sc, l - sc.vlo
 }
 
-// sums is Z at both biases: the section sums added in section order.
-func (e *Engine) sums() [2]float64 {
-	var z [2]float64
+// fq is bit l's fixed-point field (valid between steps).
+func (e *Engine) fq(l int32) int32 {
+	sc, k := e.local(int(l))
+	return sc.F[k]
+}
+
+// sums is Z at both biases: the section sums (exact integers).
+func (e *Engine) sums() [2]uint64 {
+	var z [2]uint64
 	for _, sc := range e.sh.secs {
 		z[0] += sc.out.z[0]
 		z[1] += sc.out.z[1]
@@ -286,22 +319,39 @@ func (e *Engine) sums() [2]float64 {
 	return z
 }
 
-// take records the pick of bit l: log-probabilities, energy and spin.
-func (e *Engine) take(lf *[2]float64, l int, z [2]float64) {
-	dE := e.dE(l)
-	for b := 0; b < 2; b++ {
-		lf[b] += dense.LogWeight(e.wf, e.gamma[b], dE) - math.Log(z[b])
+// flipSums is Z at both biases right after the last step's flip.
+func (e *Engine) flipSums() [2]uint64 {
+	var z [2]uint64
+	for _, sc := range e.sh.secs {
+		z[0] += sc.out.zf[0]
+		z[1] += sc.out.zf[1]
 	}
-	e.e += dE
+	return z
+}
+
+// take records the pick of bit l with fixed-point field F and float64
+// field f: log-probabilities, energy and spin.
+func (e *Engine) take(lf *[2]float64, l int, z [2]uint64, F int32, f float64) {
+	c := e.bias.Class(e.sh.s[l], F)
+	lf[0] += e.bias.Log[0][c] - math.Log(float64(z[0]))
+	lf[1] += e.bias.Log[1][c] - math.Log(float64(z[1]))
+	e.e += float64(e.sh.s[l]) * f
 	e.sh.s[l] = -e.sh.s[l]
 	e.since++
 }
 
-// step publishes the flip of l (or -1), the next candidate uniform when
-// draw, and the bits to release when restore != nil, and waits.
-func (e *Engine) step(l int, draw bool, b int, u float64, restore []int32) {
+// step publishes the flip of l (or -1), whether to draw candidates at bias
+// b (with two random words from r), and the bits to release when restore
+// != nil, and waits.
+func (e *Engine) step(r *rand.PCG, l int, draw bool, b int, restore []int32) {
 	c := &e.sh.cmd
-	c.op, c.flip, c.draw, c.b, c.u, c.path = opStep, int32(l), draw, int32(b), u, restore
+	c.op, c.flip, c.draw, c.b, c.path = opStep, int32(l), draw, int32(b), restore
+	if l >= 0 {
+		c.d = int32(e.sh.s[l])
+	}
+	if draw {
+		c.r = [2]uint64{r.Uint64(), r.Uint64()}
+	}
 	e.sh.run()
 	c.path = nil
 }
@@ -312,40 +362,60 @@ func (e *Engine) prepare() {
 	}
 }
 
+// pick draws an available bit at bias b with probability w_l / Z_b exactly:
+// section p with probability Z_p / Z_b, then its candidate, which it drew
+// with probability w_l / Z_p. It returns the bit and its fields, which the
+// section reported beside it (so that no line of the section's arrays
+// crosses cores).
+func (e *Engine) pick(r *rand.PCG, b int, z [2]uint64) (int, int32, float64) {
+	secs := e.sh.secs
+	p := 0
+	if len(secs) > 1 {
+		u := dense.Uniform(r, z[b])
+		for c := uint64(0); p < len(secs); p++ {
+			c += secs[p].out.z[b]
+			if u < c {
+				break
+			}
+		}
+	}
+	sc := secs[p]
+	l := int(sc.out.cand)
+	if l == -2 { // both random words rejected (probability about 2^-45)
+		k := sc.t.Draw(b, dense.Uniform(r, sc.out.z[b]))
+		return sc.global(e.sh, k), sc.F[k], sc.f[k]
+	}
+	return l, sc.out.candF, sc.out.candf
+}
+
 // Walk draws a SAW of length k at bias index b (see saw.Engine).
 func (e *Engine) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64, float64) {
 	if k < 0 || k > e.N() {
 		panic(fmt.Sprintf("parallelsaw: walk of length %d on %d bits", k, e.N()))
 	}
 	var lf [2]float64
+	e.rec.Begin(len(path), e.e)
 	if k == 0 {
+		e.rec.End(len(path))
 		return path, lf, 0
 	}
 	e.prepare()
 	start, e0 := len(path), e.e
-	e.step(-1, true, b, rng.Float64(r), nil)
+	e.step(r, -1, true, b, nil)
 	for t := 0; t < k; t++ {
 		z := e.sums()
-		u := rng.Float64(r) * z[b]
-		pick, c := -1, 0.0
-		for p, sc := range e.sh.secs {
-			if w := sc.out.z[b]; w > 0 {
-				c += w
-				pick = p
-				if c > u {
-					break
-				}
-			}
-		}
-		l := int(e.sh.secs[pick].out.cand)
-		e.take(&lf, l, z)
+		l, F, f := e.pick(r, b, z)
+		e.take(&lf, l, z, F, f)
 		path = append(path, int32(l))
 		if t < k-1 {
-			e.step(l, true, b, rng.Float64(r), nil)
+			e.step(r, l, true, b, nil)
 		} else {
-			e.step(l, false, b, 0, path[start:])
+			e.step(r, l, false, b, path[start:])
 		}
+		zf := e.flipSums()
+		e.rec.Add(zf[0], zf[1])
 	}
+	e.rec.End(len(path))
 	return path, lf, e.e - e0
 }
 
@@ -353,12 +423,18 @@ func (e *Engine) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64,
 // a bit.
 func (e *Engine) Replay(path []int32, backwards bool) ([2]float64, float64) {
 	var lf [2]float64
+	if backwards {
+		e.rec.Invalidate()
+	} else {
+		e.rec.Begin(0, e.e)
+	}
 	if len(path) == 0 {
+		e.rec.End(0)
 		return lf, 0
 	}
 	e.prepare()
 	e0 := e.e
-	e.step(-1, false, 0, 0, nil)
+	e.step(nil, -1, false, 0, nil)
 	for t := range path {
 		if backwards {
 			t = len(path) - 1 - t
@@ -368,17 +444,45 @@ func (e *Engine) Replay(path []int32, backwards bool) ([2]float64, float64) {
 			panic(fmt.Sprintf("parallelsaw: Replay path repeats bit %d", l))
 		}
 		e.avail[l] = false
-		e.take(&lf, l, e.sums())
+		sc, k := e.local(l)
+		e.take(&lf, l, e.sums(), sc.F[k], sc.f[k])
 		if t == len(path)-1 && !backwards || t == 0 && backwards {
-			e.step(l, false, 0, 0, path)
+			e.step(nil, l, false, 0, path)
 		} else {
-			e.step(l, false, 0, 0, nil)
+			e.step(nil, l, false, 0, nil)
 		}
+		zf := e.flipSums()
+		e.rec.Add(zf[0], zf[1])
 	}
 	for _, l := range path {
 		e.avail[l] = true
 	}
+	e.rec.End(len(path))
 	return lf, e.e - e0
+}
+
+// FastAcceptance is 0: the fast reverse always pays (see dense).
+func (e *Engine) FastAcceptance() float64 { return 0 }
+
+// ReverseLogProbs scores the reverse walks from the record of the forward
+// ones, as dense.Engine does, with the same exact integer sums (see
+// saw.FastReverser).
+func (e *Engine) ReverseLogProbs(path []int32, bounds []int, rev [][2]float64) bool {
+	return e.rec.Reverse(e.bias, e.q, path, bounds, e.fq, e.sh.s, rev)
+}
+
+// Undo flips the bits of path back in reverse order (see saw.FastReverser);
+// the energy returns exactly to its value before the recorded walks.
+func (e *Engine) Undo(path []int32) {
+	e0, ok := e.rec.E0(len(path))
+	e.rpath = append(e.rpath[:0], path...)
+	for i, j := 0, len(e.rpath)-1; i < j; i, j = i+1, j-1 {
+		e.rpath[i], e.rpath[j] = e.rpath[j], e.rpath[i]
+	}
+	e.Flip(e.rpath)
+	if ok {
+		e.e = e0
+	}
 }
 
 // energy is the sum of the sections' energies (after opRefresh or opFlip).
@@ -513,13 +617,16 @@ func (sc *section) exec(sh *shared) {
 	c := &sh.cmd
 	switch c.op {
 	case opBias:
-		sc.g, sc.wf, sc.stale = c.gamma, c.wf, true
+		sc.bias, sc.stale = c.bias, true
 	case opRefresh:
 		sc.refresh(sh)
 		sc.stale = true
 		sc.out.epart = sc.energy(sh)
 	case opFlip:
 		for k, l := range c.path {
+			if i, mine := sc.local(sh, int(l)); mine {
+				sc.sl[i] = int8(c.dx[k])
+			}
 			sc.axpy(sh, int(l), c.dx[k])
 		}
 		sc.stale = true
@@ -537,28 +644,49 @@ func (sc *section) doStep(sh *shared, c *command) {
 	}
 	if l := int(c.flip); l >= 0 {
 		if k, mine := sc.local(sh, l); mine {
-			sc.av[k] = false
+			sc.sl[k] = int8(c.d)
+			sc.mask[k] = 0
 			sc.t.Take(k)
 		}
-		sc.reweigh(sh, sc.axpy(sh, l, float64(sh.s[l])))
+		sc.update(sh, l, c.d)
 	}
+	sc.out.zf = [2]uint64{sc.t.Z(0), sc.t.Z(1)}
 	if c.path != nil {
+		tb := sc.bias
 		for _, l := range c.path {
 			if k, ok := sc.local(sh, int(l)); ok {
-				sc.av[k] = true
-				dE := float64(sh.s[l]) * sc.f[k]
-				sc.t.Set(k, dense.Weight(sc.wf, sc.g[0], dE), dense.Weight(sc.wf, sc.g[1], dE))
+				sc.mask[k] = ^uint32(0)
+				cl := tb.Class(sc.sl[k], sc.F[k])
+				sc.t.Set(k, tb.W[0][cl], tb.W[1][cl])
 			}
 		}
-		sc.t.SumLayers()
 	}
-	sc.out.z = [2]float64{sc.t.Z(0), sc.t.Z(1)}
+	sc.out.z = [2]uint64{sc.t.Z(0), sc.t.Z(1)}
 	if c.draw {
 		sc.out.cand = -1
-		if k := sc.t.Draw(int(c.b), c.u*sc.out.z[c.b]); k >= 0 {
-			sc.out.cand = int32(sc.global(sh, k))
+		if n := sc.out.z[c.b]; n > 0 {
+			sc.out.cand = -2
+			for _, x := range c.r {
+				if u, ok := bounded(x, n); ok {
+					k := sc.t.Draw(int(c.b), u)
+					sc.out.cand = int32(sc.global(sh, k))
+					sc.out.candF, sc.out.candf = sc.F[k], sc.f[k]
+					break
+				}
+			}
 		}
 	}
+}
+
+// bounded maps a uniform 64-bit word x to a uniform draw in [0, n)
+// (Lemire's multiply-shift), or reports false for the few words that
+// would bias it (the caller then tries another word).
+func bounded(x, n uint64) (uint64, bool) {
+	hi, lo := bits.Mul64(x, n)
+	if lo < n && lo < -n%n {
+		return 0, false
+	}
+	return hi, true
 }
 
 // local maps global bit l to this section's index.
@@ -586,48 +714,70 @@ func (sc *section) span(k int) (int, int) {
 	return sc.vp, sc.vp + sc.hp
 }
 
-// spins is the slice of global spins of layer k in this section.
-func (sc *section) spins(sh *shared, k int) []int8 {
+// spins is this section's copy of the spins of its bits of layer k (the
+// kernel never reads the coordinator's array, whose lines it writes).
+func (sc *section) spins(k int) []int8 {
 	if k == 0 {
-		return sh.s[sc.vlo:sc.vhi]
+		return sc.sl[:sc.vp]
 	}
-	return sh.s[sh.nv+sc.hlo : sh.nv+sc.hhi]
+	return sc.sl[sc.vp:]
+}
+
+// rows returns bit l's couplings to this section's part of the other
+// layer (fixed point and float64) and that layer.
+func (sc *section) rows(sh *shared, l int) ([]int32, []float64, int) {
+	if l < sh.nv {
+		return sc.wvq[l*sc.hp : (l+1)*sc.hp], sc.wv[l*sc.hp : (l+1)*sc.hp], 1
+	}
+	j := l - sh.nv
+	return sc.whq[j*sc.vp : (j+1)*sc.vp], sc.wh[j*sc.vp : (j+1)*sc.vp], 0
+}
+
+// update applies the flip of bit l, whose x changed by d, to this
+// section's part of the other layer: fields, weights and sums.
+func (sc *section) update(sh *shared, l int, d int32) {
+	rowq, row, k := sc.rows(sh, l)
+	lo, hi := sc.span(k)
+	sc.t.Update(k, sc.bias, sc.spins(k), sc.F[lo:hi], sc.f[lo:hi], sc.mask[lo:hi], rowq, row, d)
 }
 
 // axpy applies a change d of x_l to the fields of the other layer in this
-// section and returns that layer.
-func (sc *section) axpy(sh *shared, l int, d float64) int {
-	if l < sh.nv {
-		row := sc.wv[l*sc.hp : (l+1)*sc.hp]
-		f := sc.f[sc.vp:]
-		for j, x := range row {
-			f[j] += d * x
-		}
-		return 1
+// section.
+func (sc *section) axpy(sh *shared, l int, d int32) {
+	rowq, row, k := sc.rows(sh, l)
+	lo, hi := sc.span(k)
+	F, f := sc.F[lo:hi], sc.f[lo:hi]
+	F, f, row = F[:len(rowq)], f[:len(rowq)], row[:len(rowq)]
+	df := float64(d)
+	for j, x := range rowq {
+		F[j] += d * x
+		f[j] += df * row[j]
 	}
-	j := l - sh.nv
-	row := sc.wh[j*sc.vp : (j+1)*sc.vp]
-	f := sc.f[:sc.vp]
-	for i, x := range row {
-		f[i] += d * x
-	}
-	return 0
 }
 
 func (sc *section) reweigh(sh *shared, k int) {
 	lo, hi := sc.span(k)
-	sc.t.Reweigh(k, sc.wf, sc.g[0], sc.g[1], sc.spins(sh, k), sc.f[lo:hi], sc.av[lo:hi])
+	sc.t.Update(k, sc.bias, sc.spins(k), sc.F[lo:hi], nil, sc.mask[lo:hi], nil, nil, 0)
 }
 
-// refresh recomputes this section's fields from scratch.
+// refresh copies this section's spins from the coordinator's and
+// recomputes its fields (fixed point and float64) from scratch.
 func (sc *section) refresh(sh *shared) {
+	copy(sc.sl[:sc.vp], sh.s[sc.vlo:sc.vhi])
+	copy(sc.sl[sc.vp:], sh.s[sh.nv+sc.hlo:sh.nv+sc.hhi])
 	fv, fh := sc.f[:sc.vp], sc.f[sc.vp:]
+	Fv, Fh := sc.F[:sc.vp], sc.F[sc.vp:]
 	copy(fv, sc.b)
 	copy(fh, sc.c)
+	copy(Fv, sc.bq)
+	copy(Fh, sc.cq)
 	for j := 0; j < sh.nh; j++ {
 		if sh.s[sh.nv+j] > 0 {
 			for i, x := range sc.wh[j*sc.vp : (j+1)*sc.vp] {
 				fv[i] += x
+			}
+			for i, x := range sc.whq[j*sc.vp : (j+1)*sc.vp] {
+				Fv[i] += x
 			}
 		}
 	}
@@ -636,6 +786,9 @@ func (sc *section) refresh(sh *shared) {
 			for j, x := range sc.wv[i*sc.hp : (i+1)*sc.hp] {
 				fh[j] += x
 			}
+			for j, x := range sc.wvq[i*sc.hp : (i+1)*sc.hp] {
+				Fh[j] += x
+			}
 		}
 	}
 }
@@ -643,12 +796,12 @@ func (sc *section) refresh(sh *shared) {
 // energy is this section's share of E: -sum b_i v_i - sum h_j field_j.
 func (sc *section) energy(sh *shared) float64 {
 	en := 0.0
-	for i, s := range sc.spins(sh, 0) {
+	for i, s := range sc.spins(0) {
 		if s > 0 {
 			en -= sc.b[i]
 		}
 	}
-	for j, s := range sc.spins(sh, 1) {
+	for j, s := range sc.spins(1) {
 		if s > 0 {
 			en -= sc.f[sc.vp+j]
 		}

@@ -49,10 +49,10 @@ func TestMatchesNaiveAndDense(t *testing.T) {
 			lf, dE := e.Replay(path, back)
 			lfr, dEr := ref.Replay(path, back)
 			lfd, dEd := d.Replay(path, back)
-			for _, c := range [][2]float64{{lf[0], lfr[0]}, {lf[1], lfr[1]}, {dE, dEr}, {lf[0], lfd[0]}, {lf[1], lfd[1]}, {dE, dEd}} {
-				if !rbmtest.Close9(c[0], c[1]) {
-					t.Fatalf("P=%d trial %d: Replay = %v, %g (naive %v, %g; dense %v, %g)", P, trial, lf, dE, lfr, dEr, lfd, dEd)
-				}
+			// Log-probabilities: exactly dense's (the same integer weights
+			// and sums); energies: the naive engine's.
+			if lf != lfd || !rbmtest.Close9(dE, dEr) || !rbmtest.Close9(dE, dEd) {
+				t.Fatalf("P=%d trial %d: Replay = %v, %g (naive %v, %g; dense %v, %g)", P, trial, lf, dE, lfr, dEr, lfd, dEd)
 			}
 			if !rbmtest.Close9(e.Energy(), im.Energy(e.Spins())) {
 				t.Fatalf("P=%d trial %d: Energy %g (Ising %g)", P, trial, e.Energy(), im.Energy(e.Spins()))
@@ -60,9 +60,19 @@ func TestMatchesNaiveAndDense(t *testing.T) {
 			start := append([]int8(nil), e.Spins()...)
 			wp, lw, dEw := e.Walk(r, 1+rng.Intn(r, n), rep%2, nil)
 			ref.SetSpins(start)
-			lfr, dEr = ref.Replay(wp, false)
-			if !rbmtest.Close9(lw[0], lfr[0]) || !rbmtest.Close9(lw[1], lfr[1]) || !rbmtest.Close9(dEw, dEr) {
-				t.Fatalf("P=%d trial %d: Walk %v = %v, %g (naive replay %v, %g)", P, trial, wp, lw, dEw, lfr, dEr)
+			_, dEr = ref.Replay(wp, false)
+			d.SetSpins(start)
+			lfd, _ = d.Replay(wp, false)
+			if lw != lfd || !rbmtest.Close9(dEw, dEr) {
+				t.Fatalf("P=%d trial %d: Walk %v = %v, %g (dense replay %v, naive dE %g)", P, trial, wp, lw, dEw, lfd, dEr)
+			}
+			// The fast reverse equals dense's backward replay.
+			var rev [1][2]float64
+			if !e.ReverseLogProbs(wp, []int{0, len(wp)}, rev[:]) {
+				t.Fatalf("P=%d trial %d: no fast reverse after a walk", P, trial)
+			}
+			if lr, _ := d.Replay(wp, true); rev[0] != lr {
+				t.Fatalf("P=%d trial %d: fast reverse %v (dense replay %v)", P, trial, rev[0], lr)
 			}
 			d.SetSpins(e.Spins())
 			f := rbmtest.RandomPath(r, n, rng.Intn(r, n+1))
@@ -118,11 +128,11 @@ func TestBitIdentical(t *testing.T) {
 	}
 }
 
-// TestPickDistribution checks the first pick against w_l / Z for P = 2.
+// TestPickDistribution checks the first pick against w_l / Z for P = 2
+// (the engine's integer weights).
 func TestPickDistribution(t *testing.T) {
 	m := rbmtest.RandomRBM(t, 4, 3, 1, 3)
 	s0 := []int8{1, -1, 1, -1, 1, 1, -1}
-	im, _ := m.Ising()
 	e := newEngine(t, m, s0, 2)
 	e.SetBiases(0.7, 1.2, saw.Logistic)
 	r := rand.NewPCG(1, 2)
@@ -139,7 +149,7 @@ func TestPickDistribution(t *testing.T) {
 	var w [7]float64
 	z := 0.0
 	for l := range w {
-		w[l] = math.Exp(saw.LogWeight(saw.Logistic, 1.2, 2*float64(s0[l])*im.Field(s0, l)))
+		w[l] = float64(e.bias.W[1][e.bias.Class(s0[l], e.fq(int32(l)))])
 		z += w[l]
 	}
 	for l := range w {
