@@ -9,8 +9,6 @@ import (
 	"slices"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"sardonics/model"
 	"sardonics/runner"
 	"sardonics/saw"
@@ -52,13 +50,7 @@ type Config struct {
 	CC, CacheDir string
 }
 
-func cpuNow() float64 {
-	var ru unix.Rusage
-	if err := unix.Getrusage(unix.RUSAGE_THREAD, &ru); err != nil {
-		return 0
-	}
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
-}
+func cpuNow() float64 { return runner.ThreadCPU() }
 
 // measure steps a chain until budget CPU seconds are spent and returns
 // steps, CPU seconds and flips.

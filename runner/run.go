@@ -118,12 +118,15 @@ func InitialState(seed uint64, t, n int) []int8 {
 	return s
 }
 
-func threadCPU() float64 {
-	var ru unix.Rusage
-	if err := unix.Getrusage(unix.RUSAGE_THREAD, &ru); err != nil {
+// ThreadCPU is the calling OS thread's CPU time in seconds, to the
+// nanosecond (CLOCK_THREAD_CPUTIME_ID: getrusage counts whole scheduler
+// ticks, so a trial of a few milliseconds would read as 0).
+func ThreadCPU() float64 {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
 		return 0
 	}
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+	return float64(ts.Nano()) / 1e9
 }
 
 // Block is the number of steps between checkpoint opportunities. A chain
@@ -216,7 +219,7 @@ func (t *trial) step() {
 func RunTrial(cfg *Config, name string, tn int, done *atomic.Int64) (*TrialRecord, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	start, cpu0 := time.Now(), threadCPU()
+	start, cpu0 := time.Now(), ThreadCPU()
 	t := &trial{cfg: cfg, name: name, done: done, r: StreamFor(cfg.Seed, tn, name),
 		rec: &TrialRecord{Sampler: name, Trial: tn, Energies: make([]float64, 0, cfg.Steps)}}
 	defer func() {
@@ -293,7 +296,7 @@ func RunTrial(cfg *Config, name string, tn int, done *atomic.Int64) (*TrialRecor
 			stop := cfg.Stop != nil && cfg.Stop.Load()
 			due := cfg.CheckpointEvery > 0 && time.Since(lastCkpt) >= cfg.CheckpointEvery
 			if stop || due {
-				if err := t.checkpoint(prevCPU+threadCPU()-cpu0, prevWall+time.Since(start).Seconds()); err != nil {
+				if err := t.checkpoint(prevCPU+ThreadCPU()-cpu0, prevWall+time.Since(start).Seconds()); err != nil {
 					return nil, err
 				}
 				lastCkpt = time.Now()
@@ -310,7 +313,7 @@ func RunTrial(cfg *Config, name string, tn int, done *atomic.Int64) (*TrialRecor
 		t.rec.Params = describeThetas(t.thetas) // the policy, once tuning finished
 	}
 	t.rec.WallSeconds = prevWall + time.Since(start).Seconds()
-	t.rec.CPUSeconds = prevCPU + threadCPU() - cpu0
+	t.rec.CPUSeconds = prevCPU + ThreadCPU() - cpu0
 	if w, ok := t.ch.(interface{ WorkerCPUSeconds() float64 }); ok {
 		t.rec.CPUSeconds += w.WorkerCPUSeconds()
 	}

@@ -13,7 +13,8 @@ import (
 // chain saved after some steps and restored into a freshly built chain
 // continues with exactly the energies, spins and counters of the original,
 // which keeps running (the random stream is restored by the runner, here
-// by copying it).
+// by copying it). Every sampler and engine must be able to: the runner
+// never rebuilds a chain.
 func TestChainStateContinues(t *testing.T) {
 	cases := []struct {
 		spec, sampler, engine string
@@ -31,7 +32,6 @@ func TestChainStateContinues(t *testing.T) {
 		{"rbm-random:V=20,H=12,seed=1,scale=0.3", "gibbs", "", 0},
 		{"rbm-random:V=20,H=12,seed=1,scale=0.3", "blockgibbs", "", 0},
 	}
-	tested := 0
 	for _, c := range cases {
 		m, err := model.Load(c.spec)
 		if err != nil {
@@ -47,15 +47,12 @@ func TestChainStateContinues(t *testing.T) {
 		}
 		defer done()
 		if sc, ok := a.(*saw.Chain); ok && !sc.Stateful() {
-			t.Logf("%s: not stateful yet", name)
-			continue
+			t.Fatalf("%s: the engine cannot save its state", name)
 		}
 		sa, ok := a.(sampler.Stateful)
 		if !ok {
-			t.Logf("%s: not stateful yet", name)
-			continue
+			t.Fatalf("%s: the chain cannot save its state", name)
 		}
-		tested++
 		for range 300 {
 			a.Step()
 		}
@@ -90,9 +87,6 @@ func TestChainStateContinues(t *testing.T) {
 		if err := b.(sampler.Stateful).RestoreState(st[:len(st)-1]); err == nil {
 			t.Fatalf("%s: truncated state accepted", name)
 		}
-	}
-	if tested == 0 {
-		t.Fatal("no chain could save its state")
 	}
 }
 
