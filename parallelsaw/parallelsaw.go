@@ -80,6 +80,7 @@ type section struct {
 	out      result
 	wake     chan struct{}
 	pinErr   error
+	tid      atomic.Int32 // the worker's OS thread, once it runs
 	vlo, vhi int
 	hlo, hhi int
 	vp, hp   int
@@ -217,6 +218,19 @@ func New(r *model.RBM, init []int8, P int, cpus []int) (*Engine, error) {
 
 // Close stops the workers. The engine must not be used afterwards.
 func (e *Engine) Close() { e.sh.quit() }
+
+// WorkerCPUSeconds is the CPU time so far of the worker threads (not the
+// caller's, which runs section 0): read from each thread's CPU clock, so a
+// trial's CPU can count all of its threads. Call it before Close.
+func (e *Engine) WorkerCPUSeconds() float64 {
+	total := 0.0
+	for _, sc := range e.sh.secs[1:] {
+		if tid := sc.tid.Load(); tid > 0 {
+			total += topology.ThreadCPU(int(tid))
+		}
+	}
+	return total
+}
 
 // PinError reports the workers' pinning failures (nil if none).
 func (e *Engine) PinError() error {
@@ -550,6 +564,7 @@ func (sh *shared) worker(p, cpu int) {
 	} else {
 		runtime.LockOSThread()
 	}
+	sc.tid.Store(int32(topology.ThreadID()))
 	var last uint64
 	for {
 		last = sc.await(&sh.cmd.seq, last)

@@ -129,6 +129,15 @@ func ThreadCPU() float64 {
 	return float64(ts.Nano()) / 1e9
 }
 
+// workerCPU is the CPU time of the threads a chain runs besides the
+// caller's (the parallel engine's workers), 0 for other chains.
+func workerCPU(ch sampler.Chain) float64 {
+	if w, ok := ch.(interface{ WorkerCPUSeconds() float64 }); ok {
+		return w.WorkerCPUSeconds()
+	}
+	return 0
+}
+
 // Block is the number of steps between checkpoint opportunities. A chain
 // that cannot save its state (see sampler.Stateful) is also rebuilt from
 // its spins at every block boundary, so that every derived quantity is a
@@ -258,6 +267,7 @@ func RunTrial(cfg *Config, name string, tn int, done *atomic.Int64) (*TrialRecor
 		}
 	}
 	_, keep := t.stateful()
+	w0 := workerCPU(t.ch) // the chain is built once: its workers live as long as the trial
 	if done != nil {
 		done.Add(int64(len(t.rec.Energies)))
 	}
@@ -296,7 +306,7 @@ func RunTrial(cfg *Config, name string, tn int, done *atomic.Int64) (*TrialRecor
 			stop := cfg.Stop != nil && cfg.Stop.Load()
 			due := cfg.CheckpointEvery > 0 && time.Since(lastCkpt) >= cfg.CheckpointEvery
 			if stop || due {
-				if err := t.checkpoint(prevCPU+ThreadCPU()-cpu0, prevWall+time.Since(start).Seconds()); err != nil {
+				if err := t.checkpoint(prevCPU+ThreadCPU()-cpu0+workerCPU(t.ch)-w0, prevWall+time.Since(start).Seconds()); err != nil {
 					return nil, err
 				}
 				lastCkpt = time.Now()
@@ -313,10 +323,7 @@ func RunTrial(cfg *Config, name string, tn int, done *atomic.Int64) (*TrialRecor
 		t.rec.Params = describeThetas(t.thetas) // the policy, once tuning finished
 	}
 	t.rec.WallSeconds = prevWall + time.Since(start).Seconds()
-	t.rec.CPUSeconds = prevCPU + ThreadCPU() - cpu0
-	if w, ok := t.ch.(interface{ WorkerCPUSeconds() float64 }); ok {
-		t.rec.CPUSeconds += w.WorkerCPUSeconds()
-	}
+	t.rec.CPUSeconds = prevCPU + ThreadCPU() - cpu0 + workerCPU(t.ch) - w0
 	return t.rec, nil
 }
 

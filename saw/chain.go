@@ -93,3 +93,13 @@ func (c *Chain) Stats() sampler.Stats { return c.stats }
 
 // Engine is the chain's engine.
 func (c *Chain) Engine() Engine { return c.eng }
+
+// WorkerCPUSeconds is the CPU time so far of the engine's worker threads
+// (an engine with a WorkerCPUSeconds method, such as the parallel one), 0
+// for engines that run on the caller's thread only.
+func (c *Chain) WorkerCPUSeconds() float64 {
+	if w, ok := c.eng.(interface{ WorkerCPUSeconds() float64 }); ok {
+		return w.WorkerCPUSeconds()
+	}
+	return 0
+}

@@ -130,3 +130,19 @@ func PinFor(cpu int) (undo func(), err error) {
 		// goroutine rather than return to the pool pinned.
 	}, err
 }
+
+// ThreadID is the calling OS thread's id (meaningful while the goroutine
+// is locked to its thread).
+func ThreadID() int { return unix.Gettid() }
+
+// ThreadCPU is the CPU time in seconds of OS thread tid of this process,
+// read from its CPU clock (Linux's MAKE_THREAD_CPUCLOCK(tid, CPUCLOCK_SCHED):
+// (~tid << 3) | 6), so that one thread can account for another's work; 0
+// if the thread is gone.
+func ThreadCPU(tid int) float64 {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(int32(^tid<<3|6), &ts); err != nil {
+		return 0
+	}
+	return float64(ts.Nano()) / 1e9
+}

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -76,5 +77,32 @@ func TestSplit(t *testing.T) {
 				t.Fatalf("Split(%d, %d) = %d, %d oversubscribes", total, trials, par, thr)
 			}
 		}
+	}
+}
+
+// TestThreadCPU: another goroutine's thread CPU clock, read from here,
+// grows while that thread spins and agrees with its own reading.
+func TestThreadCPU(t *testing.T) {
+	tids := make(chan int)
+	own := make(chan float64)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		tids <- ThreadID()
+		x := 0.0
+		for start := time.Now(); time.Since(start) < 50*time.Millisecond; {
+			x += 1
+		}
+		var ts unix.Timespec
+		_ = unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts)
+		own <- float64(ts.Nano())/1e9 + x*0
+		<-tids
+	}()
+	tid := <-tids
+	mine := <-own
+	theirs := ThreadCPU(tid)
+	tids <- 0
+	if !(theirs >= mine) || !(theirs < mine+0.05) || !(mine > 0.005) {
+		t.Fatalf("thread CPU read from outside %.4f s, from inside %.4f s", theirs, mine)
 	}
 }
