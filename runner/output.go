@@ -183,8 +183,15 @@ func Warnings(results []*Result) []string {
 	for _, r := range results {
 		switch {
 		case r.Rhat != nil && *r.Rhat > MaxRhat:
-			out = append(out, fmt.Sprintf("%s: split-R-hat %.3f > %.2f: its %d trials disagree (mean energies spread %.4g), so its mean, error and ESS are not to be trusted; run more steps, more trials, or replica exchange",
-				r.Sampler, *r.Rhat, MaxRhat, r.Trials, r.BetweenTrialSD))
+			what := "the halves of its one trial disagree"
+			if r.Trials > 1 {
+				what = fmt.Sprintf("its %d trials disagree", r.Trials)
+				if !math.IsNaN(r.BetweenTrialSD) {
+					what += fmt.Sprintf(" (their mean energies spread %.4g)", r.BetweenTrialSD)
+				}
+			}
+			out = append(out, fmt.Sprintf("%s: split-R-hat %.3f > %.2f: %s, so its mean, error and ESS are not to be trusted; run more steps, more trials, or replica exchange",
+				r.Sampler, *r.Rhat, MaxRhat, what))
 		case r.Rhat == nil:
 			out = append(out, fmt.Sprintf("%s: split-R-hat cannot be estimated (%s); run more steps", r.Sampler, r.RhatNote))
 		}

@@ -23,4 +23,11 @@ func TestWarnings(t *testing.T) {
 			t.Errorf("warning %d = %q, expected it to start %q", i, w[i], want)
 		}
 	}
+	if !strings.Contains(w[0], "its 4 trials disagree (their mean energies spread 60)") {
+		t.Errorf("warning %q does not say how far the trials are apart", w[0])
+	}
+	one := &Result{Sampler: "gibbs", Trials: 1, Rhat: rh(1.05), ESS: 500, BetweenTrialSD: math.NaN()}
+	if w := Warnings([]*Result{one}); len(w) != 1 || !strings.Contains(w[0], "the halves of its one trial disagree") || strings.Contains(w[0], "NaN") {
+		t.Errorf("one-trial warning %q", w)
+	}
 }

@@ -2,7 +2,8 @@
 """Copies measured tables into README.md between <!-- NAME:begin --> and
 <!-- NAME:end --> markers, so that no number in the README is typed by hand.
 Sources: results/paper/{table,claims}.md, results/mixing/table.md,
-results/tuning/table.md, results/bench/bench.json. Usage: scripts/readme-tables.py"""
+results/tuning/table.md, results/bench/bench.json, results/equal-cpu/*/table.md,
+results/flip-cost/{whole-trial,breakdown-beta1}.md. Usage: scripts/readme-tables.py"""
 import json, math, os, re, sys
 
 root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
@@ -36,12 +37,25 @@ def bench_table():
     return "\n".join(rows)
 
 
+def equal_cpu():
+    """Every equal-CPU comparison, coldest last."""
+    base = "results/equal-cpu"
+    if not os.path.isdir(base):
+        return None
+    parts = [read(os.path.join(base, d, "table.md")) for d in sorted(os.listdir(base), reverse=True)
+             if os.path.exists(os.path.join(base, d, "table.md"))]
+    return "\n\n".join(p for p in parts if p) or None
+
+
 blocks = {
     "paper-table": read("results/paper/table.md"),
     "paper-claims": read("results/paper/claims.md"),
     "mixing": read("results/mixing/table.md"),
     "tuning": read("results/tuning/table.md"),
     "bench": bench_table(),
+    "equal-cpu": equal_cpu(),
+    "flip-cost": read("results/flip-cost/whole-trial.md"),
+    "flip-breakdown": read("results/flip-cost/breakdown-beta1.md"),
 }
 text = open("README.md").read()
 for name, body in blocks.items():
