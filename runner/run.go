@@ -236,7 +236,7 @@ func RunTrial(cfg *Config, name string, tn int, done *atomic.Int64) (*TrialRecor
 			t.release()
 		}
 	}()
-	if name == "sardonics" {
+	if kindOf(name).Tunable {
 		t.thetas = cfg.SAW.Thetas
 		if cfg.Tune != nil {
 			var err error
@@ -319,7 +319,7 @@ func RunTrial(cfg *Config, name string, tn int, done *atomic.Int64) (*TrialRecor
 	t.flushDone()
 	st := t.ch.Stats()
 	t.rec.Flips, t.rec.Proposed, t.rec.Accepted = t.base.Flips+st.Flips, t.base.Proposed+st.Proposed, t.base.Accepted+st.Accepted
-	if name == "sardonics" {
+	if kindOf(name).Tunable {
 		t.rec.Params = describeThetas(t.thetas) // the policy, once tuning finished
 	}
 	t.rec.WallSeconds = prevWall + time.Since(start).Seconds()
@@ -388,16 +388,17 @@ func Run(cfg *Config) (map[string][]*TrialRecord, map[string]float64, error) {
 	return out, wall, nil
 }
 
-// slotConfig gives the w-th trial goroutine its own CPUs when the parallel
-// RBM engine runs: the P CPUs cfg.SAW.CPUs[w*P:(w+1)*P], the goroutine
-// pinned to the first (it coordinates section 0) and the engine's workers to
-// the others, so trials running side by side never share a CPU. Without
-// enough CPUs for the slot nothing is pinned. undo releases the goroutine.
+// slotConfig gives the w-th trial goroutine its own CPUs when a chain
+// occupies P > 1 of them (sampler.Kind.CPUs: the parallel RBM engine): the
+// P CPUs cfg.SAW.CPUs[w*P:(w+1)*P], the goroutine pinned to the first (it
+// coordinates section 0) and the engine's workers to the others, so trials
+// running side by side never share a CPU. Without enough CPUs for the slot
+// nothing is pinned. undo releases the goroutine.
 func slotConfig(cfg *Config, name string, w int) (*Config, func()) {
-	p, cpus := cfg.SAW.EngineThreads, cfg.SAW.CPUs
+	p, cpus := kindOf(name).ChainCPUs(cfg.Model, cfg.SAW), cfg.SAW.CPUs
 	wc := *cfg
 	wc.SAW.CPUs = nil
-	if name != "sardonics" || cfg.Model.RBM == nil || p <= 1 || len(cpus) < (w+1)*p {
+	if p <= 1 || len(cpus) < (w+1)*p {
 		return &wc, func() {}
 	}
 	wc.SAW.CPUs = cpus[w*p : (w+1)*p]

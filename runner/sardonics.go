@@ -1,0 +1,93 @@
+package runner
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"sardonics/dense"
+	"sardonics/model"
+	"sardonics/parallelsaw"
+	"sardonics/sampler"
+	"sardonics/saw"
+	"sardonics/sparse"
+)
+
+// The sardonics sampler's registration: its settings are a SAWConfig
+// (nil: the default theta, the automatic engine).
+func init() {
+	sampler.Register(sampler.Kind{Name: "sardonics", Rank: 0, New: newSardonics, CPUs: sardonicsCPUs, Tunable: true})
+}
+
+func sawConfig(opts any) SAWConfig {
+	if sc, ok := opts.(SAWConfig); ok {
+		return sc
+	}
+	return SAWConfig{Thetas: []saw.Theta{saw.DefaultTheta}}
+}
+
+func newSardonics(m *model.Model, beta float64, opts any, r *rand.PCG, init []int8) (sampler.Chain, func(), error) {
+	nop := func() {}
+	sc := sawConfig(opts)
+	eng, err := newEngine(m, sc, init)
+	if err != nil {
+		return nil, nop, err
+	}
+	done := nop
+	if c, ok := eng.(closer); ok {
+		done = c.Close
+	}
+	c, err := saw.NewChain(eng, beta, sc.Thetas, sc.Options, r)
+	if err != nil {
+		done()
+		return nil, nop, err
+	}
+	return c, done, nil
+}
+
+// sardonicsCPUs is the parallel engine's section count where it will be
+// used (an RBM with --engine parallel, or auto with more than one engine
+// thread), else 1.
+func sardonicsCPUs(m *model.Model, opts any) int {
+	sc := sawConfig(opts)
+	if m.RBM == nil || sc.EngineThreads <= 1 {
+		return 1
+	}
+	if sc.Engine == "" || sc.Engine == "auto" || sc.Engine == "parallel" {
+		return sc.EngineThreads
+	}
+	return 1
+}
+
+func newEngine(m *model.Model, sc SAWConfig, init []int8) (saw.Engine, error) {
+	kind := sc.Engine
+	if kind == "" {
+		kind = "auto"
+	}
+	if m.RBM != nil {
+		switch kind {
+		case "auto", "dense":
+			if kind == "auto" && sc.EngineThreads > 1 {
+				return parallelsaw.New(m.RBM, init, sc.EngineThreads, sc.CPUs)
+			}
+			return dense.New(m.RBM, init), nil
+		case "parallel":
+			p := sc.EngineThreads
+			if p < 1 {
+				p = max(1, len(sc.CPUs))
+			}
+			return parallelsaw.New(m.RBM, init, p, sc.CPUs)
+		case "tree", "bucket":
+			return sparse.New(m.Ising, init, kind)
+		}
+		return nil, &UsageError{fmt.Sprintf("--engine %q (expected auto, dense, parallel, tree or bucket)", kind)}
+	}
+	switch kind {
+	case "auto", "tree", "bucket":
+		e, err := sparse.New(m.Ising, init, kind)
+		if err != nil {
+			return nil, &UsageError{"--engine: " + err.Error()}
+		}
+		return e, nil
+	}
+	return nil, &UsageError{fmt.Sprintf("--engine %q (expected auto, tree or bucket for a sparse model)", kind)}
+}
