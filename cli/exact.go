@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"time"
 
 	"sardonics/exact"
 )
@@ -34,7 +35,16 @@ analytically). Sums are stabilised (log-sum-exp, compensated accumulation).`,
 				if err != nil {
 					return err
 				}
-				res, err := exact.Enumerate(m, beta)
+				// SIGINT or SIGTERM abandons the enumeration (it keeps
+				// nothing: it is not resumable) within milliseconds.
+				ctx, sig, stop := signalContext()
+				defer stop()
+				start := time.Now()
+				res, err := exact.EnumerateContext(ctx, m, beta)
+				if ctx.Err() != nil {
+					fmt.Fprintf(env.Stderr, "sardonics: exact: interrupted after %s; nothing was kept (an enumeration is not resumable)\n", time.Since(start).Round(time.Millisecond))
+					return &InterruptedError{Signal: sig()}
+				}
 				if err != nil {
 					return usagef("exact: %v", err)
 				}

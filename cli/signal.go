@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"io"
 
 	"fmt"
@@ -47,4 +48,30 @@ func catchSignals() (stop *atomic.Bool, sig func() os.Signal, quit func()) {
 		return syscall.SIGTERM
 	}
 	return stop, sig, func() { signal.Stop(ch); close(done) }
+}
+
+// signalContext is a context cancelled by SIGINT or SIGTERM (which also
+// ends an inherited "ignore SIGINT" of a background job); sig tells which
+// arrived, stop stops listening.
+func signalContext() (ctx context.Context, sig func() os.Signal, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var got atomic.Value
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-ch:
+			got.Store(s)
+			cancel()
+		case <-done:
+		}
+	}()
+	sig = func() os.Signal {
+		if s, ok := got.Load().(os.Signal); ok {
+			return s
+		}
+		return syscall.SIGTERM
+	}
+	return ctx, sig, func() { signal.Stop(ch); close(done); cancel() }
 }

@@ -1,6 +1,7 @@
 package exact
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -8,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"sardonics/model"
 )
@@ -69,7 +71,7 @@ func Probs(m *model.Ising, beta float64) ([]float64, error) {
 		return nil, fmt.Errorf("model has %d variables (expected at most %d for a table of state probabilities)", m.N, MaxProbs)
 	}
 	p := make([]float64, 1<<m.N)
-	grayWalk(m, 0, m.N, func(idx uint64, e float64) { p[idx] = e })
+	grayWalk(m, 0, m.N, nil, func(idx uint64, e float64) { p[idx] = e })
 	// The largest log-weight -beta*E sets the scale, so every weight is <= 1.
 	lmax := math.Inf(-1)
 	for _, e := range p {
@@ -91,7 +93,10 @@ func Probs(m *model.Ising, beta float64) ([]float64, error) {
 // bits of top, in Gray-code order over spins 0..low-1, calling visit with the
 // state index and its energy. The energy is updated by one local field per
 // state and recomputed from scratch every refresh states.
-func grayWalk(m *model.Ising, top uint64, low int, visit func(idx uint64, e float64)) {
+//
+// It returns early, leaving states unvisited, once stop (if not nil) is
+// raised: the caller then discards the whole result.
+func grayWalk(m *model.Ising, top uint64, low int, stop *atomic.Bool, visit func(idx uint64, e float64)) {
 	s := make([]int8, m.N)
 	idx := top << low
 	for i := range s {
@@ -100,6 +105,9 @@ func grayWalk(m *model.Ising, top uint64, low int, visit func(idx uint64, e floa
 	e := m.Energy(s)
 	visit(idx, e)
 	for k := uint64(1); k < 1<<low; k++ {
+		if k&stopCheck == 0 && stop != nil && stop.Load() {
+			return
+		}
 		i := bits.TrailingZeros64(k)
 		if k%refresh == 0 {
 			s[i] = -s[i]
@@ -119,6 +127,26 @@ func grayWalk(m *model.Ising, top uint64, low int, visit func(idx uint64, e floa
 // computed (from the Ising form) only when V + H <= 24, since summing a layer
 // out gives the moments of E but not its distribution.
 func Enumerate(m *model.Model, beta float64) (*Result, error) {
+	return EnumerateContext(context.Background(), m, beta)
+}
+
+// stopCheck masks the state counts at which an enumeration looks at its
+// stop flag: every 2^16 states, well under a millisecond.
+const stopCheck = 1<<16 - 1
+
+// EnumerateContext is Enumerate, abandoned (with ctx's error) soon after
+// ctx is done: a 30-variable model stops within milliseconds.
+func EnumerateContext(ctx context.Context, m *model.Model, beta float64) (*Result, error) {
+	var stop atomic.Bool
+	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
+	res, err := enumerate(m, beta, &stop)
+	if err == nil && stop.Load() {
+		return nil, ctx.Err()
+	}
+	return res, err
+}
+
+func enumerate(m *model.Model, beta float64, stop *atomic.Bool) (*Result, error) {
 	if m == nil || (m.Ising == nil && m.RBM == nil) {
 		return nil, errors.New("exact: empty model")
 	}
@@ -130,9 +158,9 @@ func Enumerate(m *model.Model, beta float64) (*Result, error) {
 		if min(r.V, r.H) > MaxEnumerate {
 			return nil, fmt.Errorf("RBM is %d x %d (expected the smaller layer to have at most %d units for exact enumeration)", r.V, r.H, MaxEnumerate)
 		}
-		res := enumerateRBM(r, beta)
+		res := enumerateRBM(r, beta, stop)
 		if m.Ising != nil && r.V+r.H <= MaxProbs {
-			full := enumerateIsing(m.Ising, beta)
+			full := enumerateIsing(m.Ising, beta, stop)
 			res.EnergyDistribution = full.EnergyDistribution
 		}
 		return res, nil
@@ -140,7 +168,7 @@ func Enumerate(m *model.Model, beta float64) (*Result, error) {
 	if m.Ising.N > MaxEnumerate {
 		return nil, fmt.Errorf("model has %d variables (expected at most %d for exact enumeration)", m.Ising.N, MaxEnumerate)
 	}
-	return enumerateIsing(m.Ising, beta), nil
+	return enumerateIsing(m.Ising, beta, stop), nil
 }
 
 // splitBits is how many top variables are fixed per chunk: 2^splitBits chunks
@@ -190,7 +218,7 @@ type isingChunk struct {
 // there are few distinct energies (integer couplings, most models), the
 // density of states, from which everything follows exactly. Otherwise a
 // second pass sums per-state weights relative to the largest one.
-func enumerateIsing(m *model.Ising, beta float64) *Result {
+func enumerateIsing(m *model.Ising, beta float64, stop *atomic.Bool) *Result {
 	n := m.N
 	t := splitBits(n, 16)
 	chunks := 1 << t
@@ -210,7 +238,7 @@ func enumerateIsing(m *model.Ising, beta float64) *Result {
 	parts := make([]isingChunk, chunks)
 	parallel(chunks, func(c int) {
 		p := isingChunk{emin: math.Inf(1), emax: math.Inf(-1), dos: make(map[int64]level)}
-		grayWalk(m, uint64(c), n-t, func(_ uint64, e float64) {
+		grayWalk(m, uint64(c), n-t, stop, func(_ uint64, e float64) {
 			p.emin = math.Min(p.emin, e)
 			p.emax = math.Max(p.emax, e)
 			if p.dos == nil {
@@ -267,7 +295,10 @@ func enumerateIsing(m *model.Ising, beta float64) *Result {
 		fromLevels(res, levels, beta, scale)
 		return res
 	}
-	perStatePass(res, m, beta, t, emin, emax)
+	if stop.Load() {
+		return res
+	}
+	perStatePass(res, m, beta, t, emin, emax, stop)
 	return res
 }
 
@@ -362,7 +393,7 @@ type isingSums struct {
 // perStatePass sums weights state by state; ref is the energy of largest
 // weight (known from the first pass), so no weight exceeds 1 and the moments
 // are taken about a nearby point.
-func perStatePass(res *Result, m *model.Ising, beta float64, t int, emin, emax float64) {
+func perStatePass(res *Result, m *model.Ising, beta float64, t int, emin, emax float64, stop *atomic.Bool) {
 	ref := emin
 	if beta < 0 {
 		ref = emax
@@ -371,7 +402,7 @@ func perStatePass(res *Result, m *model.Ising, beta float64, t int, emin, emax f
 	parts := make([]isingSums, chunks)
 	parallel(chunks, func(c int) {
 		p := isingSums{bins: make([]neumaier, nBins)}
-		grayWalk(m, uint64(c), m.N-t, func(_ uint64, e float64) {
+		grayWalk(m, uint64(c), m.N-t, stop, func(_ uint64, e float64) {
 			d := e - ref
 			w := math.Exp(-beta * d)
 			p.s0.add(w)

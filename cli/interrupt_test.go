@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// ignoringChild is child run through a shell that ignores SIGINT first, as
+// a batch script's background job inherits it: Go keeps an inherited
+// ignore unless the program asks for the signal.
+func ignoringChild(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	js, _ := json.Marshal(args)
+	cmd := exec.Command("sh", "-c", `trap '' INT; exec "$0" -test.run='^$'`, os.Args[0])
+	cmd.Env = append(os.Environ(), "SARDONICS_TEST_CHILD=1", "SARDONICS_TEST_ARGS="+string(js))
+	return cmd
+}
+
+// interrupt starts cmd, sends SIGINT after wait, and returns how long the
+// process took to end after it, its exit code and its stderr.
+func interrupt(t *testing.T, cmd *exec.Cmd, wait time.Duration) (time.Duration, int, string) {
+	t.Helper()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(wait)
+	sent := time.Now()
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("still running 20 s after SIGINT; stderr %s", stderr.String())
+	}
+	return time.Since(sent), cmd.ProcessState.ExitCode(), stderr.String()
+}
+
+// TestExactSIGINT: SIGINT ends exact on a 30-variable model (minutes of
+// enumeration) within 2 seconds with exit status 130 and a message saying
+// that nothing was kept, even when SIGINT was ignored by the parent.
+func TestExactSIGINT(t *testing.T) {
+	took, code, stderr := interrupt(t, ignoringChild(t, "exact", "--model", "chimera:M=3,N=5,T=1,seed=1", "--T", "1"), 500*time.Millisecond)
+	if took > 2*time.Second || code != 130 || !strings.Contains(stderr, "nothing was kept") {
+		t.Fatalf("exit %d %v after SIGINT; stderr %q", code, took, stderr)
+	}
+}
