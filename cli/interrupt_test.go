@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -54,5 +55,23 @@ func TestExactSIGINT(t *testing.T) {
 	took, code, stderr := interrupt(t, ignoringChild(t, "exact", "--model", "chimera:M=3,N=5,T=1,seed=1", "--T", "1"), 500*time.Millisecond)
 	if took > 2*time.Second || code != 130 || !strings.Contains(stderr, "nothing was kept") {
 		t.Fatalf("exit %d %v after SIGINT; stderr %q", code, took, stderr)
+	}
+}
+
+// TestTuneSIGINT: SIGINT stops tune between iterations within 2 seconds;
+// the finished iterations are kept in tuning.csv, and no policy is written.
+func TestTuneSIGINT(t *testing.T) {
+	out := t.TempDir()
+	took, code, stderr := interrupt(t, ignoringChild(t, "tune", "--model", "frustrated2d:L=30,seed=1", "--T", "1",
+		"--iterations", "2000", "--out", out), 2*time.Second)
+	if took > 2*time.Second || code != 130 || !strings.Contains(stderr, "kept their settings and rewards") {
+		t.Fatalf("exit %d %v after SIGINT; stderr %q", code, took, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "tuning.csv"))
+	if err != nil || strings.Count(string(b), "\n") < 2 {
+		t.Fatalf("tuning.csv: %v, %q", err, b)
+	}
+	if _, err := os.Stat(filepath.Join(out, "policy.json")); err == nil {
+		t.Fatal("an interrupted tune wrote a policy")
 	}
 }

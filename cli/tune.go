@@ -140,7 +140,15 @@ DIR/tuning.csv and DIR/rewards.png.`,
 				defer release()
 				sch := ch.(*saw.Chain)
 				fmt.Fprintf(env.Stdout, "%s, beta = %g: %d iterations x %d steps\n", m.Describe(), beta, c.Iterations, c.IterSteps)
-				res, err := tune.Adapt(c, sch, runner.TunerStream(*seed, *trial), sch.Step)
+				// SIGINT or SIGTERM stops the adaptation between iterations
+				// (one iteration is well under a second); the finished
+				// iterations are kept.
+				ctx, sig, stop := signalContext()
+				defer stop()
+				res, err := tune.AdaptContext(ctx, c, sch, runner.TunerStream(*seed, *trial), sch.Step)
+				if ctx.Err() != nil && res != nil {
+					return keepTuning(env, *out, m.Spec, beta, *trial, c, res, sig())
+				}
 				if err != nil {
 					return err
 				}
@@ -172,4 +180,28 @@ DIR/tuning.csv and DIR/rewards.png.`,
 			}
 		},
 	})
+}
+
+// keepTuning writes the finished iterations of an interrupted adaptation
+// (tuning.csv, rewards.png; no policy is drawn from a partial search) and
+// reports what was kept.
+func keepTuning(env *Env, out, spec string, beta float64, trial int, c tune.Config, res *tune.Result, sig os.Signal) error {
+	n := len(res.Rewards)
+	if n > 0 {
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return err
+		}
+		rec := &runner.TrialRecord{Sampler: "sardonics", Trial: trial, Tune: res.Record(n * c.IterSteps)}
+		if err := runner.WriteTuningCSV(filepath.Join(out, "tuning.csv"), []*runner.TrialRecord{rec}); err != nil {
+			return err
+		}
+		if err := report.PlotRewards(filepath.Join(out, "rewards.png"), fmt.Sprintf("Tuning rewards (interrupted): %s, beta = %g", spec, beta), res.Rewards); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stderr, "sardonics: tune: interrupted after %d of %d iterations; kept their settings and rewards in %s and %s; no policy was drawn\n",
+			n, c.Iterations, filepath.Join(out, "tuning.csv"), filepath.Join(out, "rewards.png"))
+	} else {
+		fmt.Fprintf(env.Stderr, "sardonics: tune: interrupted before the first iteration finished; nothing to keep\n")
+	}
+	return &InterruptedError{Signal: sig}
 }

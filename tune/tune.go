@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -282,11 +283,21 @@ func (s *Session) UnmarshalJSON(b []byte) error {
 // Adapt runs the whole adaptation phase on ch, calling step for every
 // chain step, and leaves the policy's kernels set on ch.
 func Adapt(cfg Config, ch *saw.Chain, r *rand.PCG, step func()) (*Result, error) {
+	return AdaptContext(context.Background(), cfg, ch, r, step)
+}
+
+// AdaptContext is Adapt, stopped between iterations once ctx is done: it
+// then returns the finished iterations (Tried and Rewards, no Policy) with
+// ctx's error.
+func AdaptContext(ctx context.Context, cfg Config, ch *saw.Chain, r *rand.PCG, step func()) (*Result, error) {
 	s, err := NewSession(cfg, r)
 	if err != nil {
 		return nil, err
 	}
 	for !s.Done() {
+		if ctx.Err() != nil {
+			return &Result{Tried: s.res.Tried, Rewards: s.res.Rewards}, ctx.Err()
+		}
 		if err := s.Iterate(ch, step); err != nil {
 			return nil, err
 		}
