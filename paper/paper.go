@@ -2,6 +2,7 @@ package paper
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	_ "sardonics/data" // the paper-rbm model
@@ -65,6 +67,37 @@ type Config struct {
 	Threads    int
 	Progress   io.Writer
 	TablesOnly bool // rebuild table.md and claims.md from existing summaries
+	// Stop, when raised (by a signal), makes the running experiment
+	// checkpoint its trials and Run return runner.ErrInterrupted. A later
+	// Run with the same Config into the same Out keeps the finished
+	// experiments and trials and resumes the checkpointed ones, to the
+	// result an uninterrupted run gives.
+	Stop *atomic.Bool
+}
+
+// stateFile records a run's Config in Out, so that `paper --resume DIR`
+// continues it with the same settings.
+const stateFile = "paper.json"
+
+// Saved is the part of a Config that defines a run's results.
+type Saved struct {
+	Scale  float64 `json:"scale"`
+	Only   string  `json:"only,omitempty"`
+	Trials int     `json:"trials"`
+	Seed   uint64  `json:"seed"`
+}
+
+// ReadSaved reads the settings of the run in dir (see stateFile).
+func ReadSaved(dir string) (Saved, error) {
+	var sv Saved
+	b, err := os.ReadFile(filepath.Join(dir, stateFile))
+	if err != nil {
+		return sv, err
+	}
+	if err := json.Unmarshal(b, &sv); err != nil {
+		return sv, fmt.Errorf("%s: %v", filepath.Join(dir, stateFile), err)
+	}
+	return sv, nil
 }
 
 // Run runs the experiments and writes every output under cfg.Out.
@@ -78,6 +111,20 @@ func Run(cfg Config, log io.Writer) error {
 	steps := max(10, int(math.Round(1e5*cfg.Scale)))
 	burn := int(math.Round(2e4 * cfg.Scale))
 	iters := max(2, burn/100)
+	if !cfg.TablesOnly {
+		sv := Saved{Scale: cfg.Scale, Only: cfg.Only, Trials: cfg.Trials, Seed: cfg.Seed}
+		if old, err := ReadSaved(cfg.Out); err == nil && old != sv {
+			return &runner.UsageError{Msg: fmt.Sprintf("%s holds a paper run with other settings (%+v, this run %+v); choose another --out, delete it, or continue it with --resume %s",
+				cfg.Out, old, sv, cfg.Out)}
+		}
+		if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+			return err
+		}
+		b, _ := json.MarshalIndent(sv, "", "  ")
+		if err := runner.WriteFileAtomic(filepath.Join(cfg.Out, stateFile), append(b, '\n')); err != nil {
+			return err
+		}
+	}
 	var done []*Outcome
 	for _, ex := range Experiments {
 		if cfg.Only != "" && ex.Name != cfg.Only {
@@ -108,11 +155,21 @@ func Run(cfg Config, log io.Writer) error {
 		if err != nil {
 			return err
 		}
+		meta := runner.Meta{Spec: ex.Spec, Variables: m.Variables(), Interactions: m.Interactions(), Beta: ex.Beta,
+			Seed: cfg.Seed, Steps: steps, BurnIn: burn, Settings: fmt.Sprintf("paper experiment %s, scale %g", ex.Name, cfg.Scale)}
+		if o, ok := finished(ex, dir, meta, cfg.Trials); ok {
+			fmt.Fprintf(log, "== %s: finished in an earlier run, kept\n", ex.Name)
+			done = append(done, o)
+			continue
+		}
 		tc := tune.Config{Iterations: iters, IterSteps: 100, CostAware: CostTuned[ex.Name]}
 		rc := &runner.Config{Model: m, Beta: ex.Beta, Samplers: ex.Samplers, Steps: steps, Burn: burn,
 			Trials: cfg.Trials, Seed: cfg.Seed, Threads: cfg.Threads, Progress: cfg.Progress,
 			SAW:  runner.SAWConfig{Thetas: []saw.Theta{saw.DefaultTheta}},
-			Tune: tune.Tuner(tc)}
+			Tune: tune.Tuner(tc),
+			// Finished trials are written to dir at once and a stop
+			// checkpoints the running ones there, keyed by meta.
+			Dir: dir, Stop: cfg.Stop, Meta: meta}
 		if tc.Steps() > steps {
 			rc.Tune = nil
 		}
@@ -123,7 +180,13 @@ func Run(cfg Config, log io.Writer) error {
 		fmt.Fprintf(log, "== %s: %s, %s; %d trials x %d steps (burn-in %d, tuning %d iterations x 100 with %s)\n",
 			ex.Name, ex.Title, m.Describe(), cfg.Trials, steps, burn, iters, reward)
 		start := time.Now()
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
 		recs, wall, err := runner.Run(rc)
+		if errors.Is(err, runner.ErrInterrupted) {
+			return err
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", ex.Name, err)
 		}
@@ -136,8 +199,7 @@ func Run(cfg Config, log io.Writer) error {
 			}
 			results = append(results, runner.Summarize(name, recs[name], steps, burn, wall[name]))
 		}
-		meta := runner.Meta{Spec: ex.Spec, Variables: m.Variables(), Interactions: m.Interactions(), Beta: ex.Beta,
-			Seed: cfg.Seed, Steps: steps, BurnIn: burn, Settings: fmt.Sprintf("paper experiment %s, scale %g", ex.Name, cfg.Scale)}
+		os.RemoveAll(filepath.Join(dir, "checkpoint"))
 		if _, err := runner.WriteSummary(dir, meta, topology.Describe(), results, recs); err != nil {
 			return err
 		}
@@ -224,4 +286,28 @@ func redraw(dir string, o *Outcome) error {
 		}
 	}
 	return runner.DrawFigures(dir, meta, o.Results, recs)
+}
+
+// finished loads an experiment a previous run of the same settings
+// completed: its summary.json and run.json exist, run.json's Meta is meta,
+// and every sampler has its trials.
+func finished(ex Experiment, dir string, meta runner.Meta, trials int) (*Outcome, bool) {
+	b, err := os.ReadFile(filepath.Join(dir, "run.json"))
+	if err != nil {
+		return nil, false
+	}
+	var got runner.Meta
+	if json.Unmarshal(b, &got) != nil || got != meta {
+		return nil, false
+	}
+	o, err := readOutcome(ex, dir)
+	if err != nil || len(o.Results) != len(ex.Samplers) {
+		return nil, false
+	}
+	for _, r := range o.Results {
+		if r.Trials != trials {
+			return nil, false
+		}
+	}
+	return o, true
 }
