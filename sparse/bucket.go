@@ -64,6 +64,11 @@ type Bucket struct {
 	recN int               // flips recorded since the move's first walk; -1: none
 	fca  [maxClasses]int32 // per class: the reverse walk's unavailable bits
 	ovl  []bover           // path bits' virtual state
+
+	// The assembly kernels (bucket_amd64.s), used if asm; else the Go code.
+	asm   bool
+	us    []float64  // Walk's draws for walkAsm
+	rsums []walkSums // reverseAsm's sums per walk
 }
 
 // bbit is one bit's state, kept together so a neighbour update touches one
@@ -235,7 +240,7 @@ func NewBucket(m *model.Ising, init []int8) (*Bucket, error) {
 		m: m, n: m.N, s: initSpins(m, init), bits: make([]bbit, m.N),
 		start: m.Start, edges: c.edges, g: c.g,
 		qv: c.qv, r: c.r, cls: c.cls, mem: make([]int32, c.total),
-		recN: -1,
+		recN: -1, asm: bucketAsm,
 	}
 	bk.cl, bk.tcnt = bk.cla[:nc], bk.tca[:nc]
 	for i := range nc {
@@ -290,10 +295,18 @@ func (bk *Bucket) remove(l int32, c int) {
 }
 
 // take flips bit l (already removed from its class) and moves its
-// available neighbours to their new classes. It returns dE/(2g). Class
-// indices are masked to maxClasses-1 (a no-op: they are below
-// maxClasses) so that the per-class arrays need no bounds checks.
+// available neighbours to their new classes. It returns dE/(2g).
 func (bk *Bucket) take(l int32) int32 {
+	if bk.asm {
+		return takeAsm(bk, l)
+	}
+	return bk.takeGo(l)
+}
+
+// takeGo is take in Go: the reference for takeAsm. Class indices are
+// masked to maxClasses-1 (a no-op: they are below maxClasses) so that the
+// per-class arrays need no bounds checks.
+func (bk *Bucket) takeGo(l int32) int32 {
 	bits, cls := bk.bits, bk.cls
 	st := &bits[l]
 	q := st.qb - bk.r
@@ -361,11 +374,10 @@ func (bk *Bucket) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64
 		panic(fmt.Sprintf("sparse: walk length %d for %d bits", k, bk.n))
 	}
 	start := len(path)
-	p0, p1 := newLogProd(), newLogProd()
+	var p0, p1 logProd
 	var sl [2]float64
-	dq := int64(0)
+	var dq int64
 	cl := bk.cl
-	w, lw := bk.w[:len(cl)], bk.lw[:len(cl)]
 	b &= 1
 	// Record the class counts of all bits after each flip (rec), for
 	// ReverseLogProbs: the ones after flip i-1 are taken at step i.
@@ -380,6 +392,66 @@ func (bk *Bucket) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64
 	} else {
 		bk.recN = -1
 	}
+	if bk.asm && k > 0 {
+		// The draws do not depend on the state: take them first, in the
+		// same order, and walk in one kernel call (which also releases
+		// the path and records the last row).
+		u := slices.Grow(bk.us[:0], k)[:k]
+		for i := range u {
+			u[i] = rng.Float64(r)
+		}
+		bk.us = u
+		path = slices.Grow(path, k)[:start+k]
+		a := walkArgs{walkSums: walkSums{m: [2]float64{1, 1}}, u: &u[0], path: &path[start], k: k, b: b}
+		if record {
+			a.rec = &bk.rec[start*nc]
+		}
+		walkAsm(bk, &a)
+		p0, p1 = logProd{a.m[0], a.e[0]}, logProd{a.m[1], a.e[1]}
+		return path, [2]float64{a.sl[0] - p0.log(), a.sl[1] - p1.log()}, float64(2 * bk.g * a.dq)
+	}
+	path, p0, p1, sl, dq = bk.walkGo(r, k, b, path, record)
+	bk.release(path[start:])
+	if record && k > 0 {
+		rc := bk.rec[(start+k-1)*nc : (start+k)*nc]
+		for c := range cl {
+			rc[c] = cl[c].cnt
+		}
+	}
+	return path, [2]float64{sl[0] - p0.log(), sl[1] - p1.log()}, float64(2 * bk.g * dq)
+}
+
+// walkArgs are walkAsm's inputs and outputs: k uniform draws in [0, 1),
+// the k path slots to fill, the record's row for the state before the
+// walk's second flip (nil: no record), the bias index b (0 or 1), and the
+// walk's sums and dE/(2g).
+type walkArgs struct {
+	walkSums
+	u    *float64
+	path *int32
+	rec  *int32
+	k, b int
+	dq   int64
+}
+
+// walkSums are a walk's sums in a kernel: the logProd mantissas m and
+// exponents e of its normalizers and its log-weights sl, each at both
+// biases.
+type walkSums struct {
+	m  [2]float64
+	e  [2]int
+	sl [2]float64
+}
+
+// walkGo is the loop of Walk in Go: the reference for walkAsm.
+func (bk *Bucket) walkGo(r *rand.PCG, k, b int, path []int32, record bool) ([]int32, logProd, logProd, [2]float64, int64) {
+	start := len(path)
+	p0, p1 := newLogProd(), newLogProd()
+	var sl [2]float64
+	dq := int64(0)
+	cl := bk.cl
+	nc := len(cl)
+	w, lw := bk.w[:len(cl)], bk.lw[:len(cl)]
 	tcnt := bk.tcnt[:nc]
 	for i := range k {
 		// Z at both biases, fused with the record when there is one (the
@@ -431,17 +503,10 @@ func (bk *Bucket) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64
 		sl[0] += lw[c][0]
 		sl[1] += lw[c][1]
 		bk.remove(l, c)
-		dq += int64(bk.take(l))
+		dq += int64(bk.takeGo(l))
 		path = append(path, l)
 	}
-	bk.release(path[start:])
-	if record && k > 0 {
-		rc := bk.rec[(start+k-1)*nc : (start+k)*nc]
-		for c := range cl {
-			rc[c] = cl[c].cnt
-		}
-	}
-	return path, [2]float64{sl[0] - p0.log(), sl[1] - p1.log()}, float64(2 * bk.g * dq)
+	return path, p0, p1, sl, dq
 }
 
 // Replay replays path as one SAW (see saw.Engine). A path that repeats a
