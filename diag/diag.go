@@ -71,7 +71,16 @@ func TauInt(x []float64) (tau float64, window int) {
 	if n < 2 {
 		return math.NaN(), 0
 	}
-	rho := ACF(x, n-1)
+	return TauIntACF(ACF(x, n-1))
+}
+
+// TauIntACF is TauInt from the series' autocorrelations rho (ACF(x,
+// len(x)-1)), for a caller that needs them anyway.
+func TauIntACF(rho []float64) (tau float64, window int) {
+	n := len(rho)
+	if n < 2 {
+		return math.NaN(), 0
+	}
 	tau = 1
 	for w := 1; w < n; w++ {
 		tau += 2 * rho[w]

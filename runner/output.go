@@ -262,7 +262,8 @@ func Summarize(name string, recs []*TrialRecord, steps, burn int, wall float64) 
 			flat = append(flat, r.Trial)
 			continue
 		}
-		tau, w := diag.TauInt(x)
+		rho := diag.ACF(x, len(x)-1) // one transform for tau and the plotted ACF
+		tau, w := diag.TauIntACF(rho)
 		if 10*w > len(x) {
 			// Sokal's relative error of tau, sqrt(2(2W+1)/n), exceeds
 			// 60%: tau(W) of such a trace says little (a ramp of 30
@@ -275,7 +276,7 @@ func Summarize(name string, recs []*TrialRecord, steps, burn int, wall float64) 
 			continue
 		}
 		taus = append(taus, tau)
-		a := diag.ACF(x, min(MaxACFLag, len(x)-1))
+		a := rho[:min(MaxACFLag, len(x)-1)+1]
 		if len(acfSum) < len(a) {
 			acfSum = append(acfSum, make([]float64, len(a)-len(acfSum))...)
 		}
