@@ -71,6 +71,10 @@ func Run(args []string, stdout, stderr io.Writer) error {
 		return usagef("no subcommand given")
 	}
 	name := args[0]
+	if name == "--version" || name == "-version" {
+		writeVersion(stdout)
+		return nil
+	}
 	if name == "help" || name == "-h" || name == "--help" {
 		if len(args) > 1 {
 			c, ok := commands[args[1]]
