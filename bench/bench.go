@@ -1,12 +1,15 @@
 package bench
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"runtime"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"sardonics/model"
@@ -48,13 +51,27 @@ type Config struct {
 	// "none" skips it), into CacheDir ("" is a folder in the system's
 	// temporary directory), where later runs find it.
 	CC, CacheDir string
+
+	// Ctx, when done (a signal), stops the suite within a moment: Run
+	// then returns the lines finished so far with ErrStopped.
+	Ctx context.Context
+}
+
+// ErrStopped is returned with the partial report when Config.Ctx ended.
+var ErrStopped = errors.New("bench stopped before its end")
+
+func (cfg Config) ctx() context.Context {
+	if cfg.Ctx == nil {
+		return context.Background()
+	}
+	return cfg.Ctx
 }
 
 func cpuNow() float64 { return runner.ThreadCPU() }
 
 // measure steps a chain until budget CPU seconds are spent and returns
 // steps, CPU seconds and flips.
-func measure(name string, m *model.Model, beta float64, sc runner.SAWConfig, budget float64) (steps int64, cpu, wall float64, flips int64, err error) {
+func measure(ctx context.Context, name string, m *model.Model, beta float64, sc runner.SAWConfig, budget float64) (steps int64, cpu, wall float64, flips int64, err error) {
 	if sc.Engine == "parallel" && len(sc.CPUs) > 0 {
 		undo, _ := topology.PinFor(sc.CPUs[0]) // as runner pins a trial's coordinator
 		defer undo()
@@ -70,6 +87,9 @@ func measure(name string, m *model.Model, beta float64, sc runner.SAWConfig, bud
 	defer release()
 	// Warm up (and let the state relax) for a tenth of the budget.
 	for t0 := cpuNow(); cpuNow()-t0 < budget/10; {
+		if ctx.Err() != nil {
+			return 0, 0, 0, 0, ErrStopped
+		}
 		for i := 0; i < 10; i++ {
 			ch.Step()
 		}
@@ -84,6 +104,9 @@ func measure(name string, m *model.Model, beta float64, sc runner.SAWConfig, bud
 		steps += batch
 		if cpu = cpuNow() - t0; cpu >= budget {
 			break
+		}
+		if ctx.Err() != nil {
+			return 0, 0, 0, 0, ErrStopped
 		}
 		batch = min(batch*2, 1<<16)
 	}
@@ -134,16 +157,16 @@ const speedupRounds = 5
 // wall time per flip over the parallel engine's (sc), each round measuring
 // both for budget/speedupRounds: on a shared machine a load change then
 // hits both sides of a ratio rather than one whole measurement.
-func speedup(m *model.Model, beta float64, sc runner.SAWConfig, budget float64) (float64, error) {
+func speedup(ctx context.Context, m *model.Model, beta float64, sc runner.SAWConfig, budget float64) (float64, error) {
 	ds := sc
 	ds.Engine, ds.EngineThreads = "dense", 0
 	var ratios []float64
 	for range speedupRounds {
-		_, _, dw, df, err := measure("sardonics", m, beta, ds, budget/speedupRounds)
+		_, _, dw, df, err := measure(ctx, "sardonics", m, beta, ds, budget/speedupRounds)
 		if err != nil {
 			return 0, err
 		}
-		_, _, pw, pf, err := measure("sardonics", m, beta, sc, budget/speedupRounds)
+		_, _, pw, pf, err := measure(ctx, "sardonics", m, beta, sc, budget/speedupRounds)
 		if err != nil {
 			return 0, err
 		}
@@ -179,7 +202,10 @@ func Run(cfg Config) (*Report, error) {
 			return nil, err
 		}
 		sc := runner.SAWConfig{Thetas: []saw.Theta{saw.DefaultTheta}, Engine: k.engine, EngineThreads: k.threads, CPUs: cpus}
-		steps, cpu, wall, flips, err := measure(k.sampler, m, k.beta, sc, cfg.Budget.Seconds())
+		steps, cpu, wall, flips, err := measure(cfg.ctx(), k.sampler, m, k.beta, sc, cfg.Budget.Seconds())
+		if errors.Is(err, ErrStopped) {
+			return rep, err
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s on %s: %w", k.name, k.spec, err)
 		}
@@ -199,7 +225,10 @@ func Run(cfg Config) (*Report, error) {
 				if k.engine == "dense" {
 					denseWall = wns
 				} else if denseWall > 0 {
-					ratio, err := speedup(m, k.beta, sc, cfg.Budget.Seconds())
+					ratio, err := speedup(cfg.ctx(), m, k.beta, sc, cfg.Budget.Seconds())
+					if errors.Is(err, ErrStopped) {
+						return rep, err
+					}
 					if err != nil {
 						return nil, err
 					}
@@ -212,12 +241,16 @@ func Run(cfg Config) (*Report, error) {
 		rep.add(l, cfg)
 	}
 	if cfg.Only == "" || contains("trial", cfg.Only) {
-		if err := trialGroup(rep, cfg, get); err != nil {
+		if err := trialGroup(rep, cfg, get); errors.Is(err, ErrStopped) {
+			return rep, err
+		} else if err != nil {
 			return nil, err
 		}
 	}
 	if cfg.ESS && (cfg.Only == "" || contains("ess", cfg.Only)) {
-		if err := essLines(rep, cfg); err != nil {
+		if err := essLines(rep, cfg); errors.Is(err, ErrStopped) {
+			return rep, err
+		} else if err != nil {
 			return nil, err
 		}
 	}
@@ -273,7 +306,11 @@ func essLines(rep *Report, cfg Config) error {
 		rc := &runner.Config{Model: m, Beta: c.beta, Samplers: []string{"sardonics", "gibbs", "metropolis", "sw"},
 			Steps: 20000, Burn: 4000, Trials: 4, Seed: 1, Threads: 1,
 			SAW: runner.SAWConfig{Thetas: []saw.Theta{saw.DefaultTheta}}}
+		rc.Stop = stopFlag(cfg.ctx())
 		recs, wall, err := runner.Run(rc)
+		if errors.Is(err, runner.ErrInterrupted) {
+			return ErrStopped
+		}
 		if err != nil {
 			return err
 		}
@@ -297,3 +334,10 @@ func essLines(rep *Report, cfg Config) error {
 
 // JSON renders the report.
 func (r *Report) JSON() ([]byte, error) { return json.MarshalIndent(r, "", "  ") }
+
+// stopFlag is raised when ctx ends (the runner's form of a stop).
+func stopFlag(ctx context.Context) *atomic.Bool {
+	f := new(atomic.Bool)
+	context.AfterFunc(ctx, func() { f.Store(true) })
+	return f
+}

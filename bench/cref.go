@@ -192,6 +192,11 @@ func firstLine(b []byte) string {
 // compiler gives Status "n/a (no gcc)" (the compiler's name when it is not
 // gcc) and no error: the yardstick is optional, the Go lines are not.
 func runCRef(cc, cacheDir string, budget time.Duration, reps int) *CRef {
+	return runCRefContext(context.Background(), cc, cacheDir, budget, reps)
+}
+
+// runCRefContext is runCRef, the C process killed when parent ends.
+func runCRefContext(parent context.Context, cc, cacheDir string, budget time.Duration, reps int) *CRef {
 	switch cc {
 	case "none":
 		return &CRef{Status: "n/a (disabled)"}
@@ -211,7 +216,7 @@ func runCRef(cc, cacheDir string, budget time.Duration, reps int) *CRef {
 	// Two lattices, each 4 selection loops and one timed loop, reps times:
 	// anything far beyond that is a hung process.
 	limit := time.Duration(float64(time.Second) * (30 + 10*float64(reps)*b))
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	ctx, cancel := context.WithTimeout(parent, limit)
 	defer cancel()
 	var stdout, stderr bytes.Buffer
 	c := exec.CommandContext(ctx, bin, args...)

@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -37,18 +39,22 @@ const (
 
 // wholeTrial runs one trial of steps steps exactly as `sample --steps
 // steps --burn 0 --trials 1` runs it (without an output folder).
-func wholeTrial(m *model.Model, beta float64, name string, sc runner.SAWConfig, steps int) (*runner.TrialRecord, error) {
+func wholeTrial(ctx context.Context, m *model.Model, beta float64, name string, sc runner.SAWConfig, steps int) (*runner.TrialRecord, error) {
 	cfg := &runner.Config{Model: m, Beta: beta, Samplers: []string{name}, Steps: steps, Burn: 0, Trials: 1,
-		Seed: 1, Threads: 1, SAW: sc}
-	return runner.RunTrial(cfg, name, 0, nil)
+		Seed: 1, Threads: 1, SAW: sc, Stop: stopFlag(ctx)}
+	rec, err := runner.RunTrial(cfg, name, 0, nil)
+	if errors.Is(err, runner.ErrInterrupted) {
+		return nil, ErrStopped
+	}
+	return rec, err
 }
 
 // trialSteps sizes the trials of a line: a first trial of minTrialSteps
 // (which also warms the caches) prices a step, and each of the
 // trialRounds trials gets budget/trialRounds, within [minTrialSteps,
 // maxTrialSteps] and in whole runner blocks.
-func trialSteps(m *model.Model, beta float64, name string, sc runner.SAWConfig, budget float64) (int, error) {
-	rec, err := wholeTrial(m, beta, name, sc, minTrialSteps)
+func trialSteps(ctx context.Context, m *model.Model, beta float64, name string, sc runner.SAWConfig, budget float64) (int, error) {
+	rec, err := wholeTrial(ctx, m, beta, name, sc, minTrialSteps)
 	if err != nil {
 		return 0, err
 	}
@@ -61,9 +67,9 @@ func trialSteps(m *model.Model, beta float64, name string, sc runner.SAWConfig, 
 }
 
 // measureTrial is the median ns per flip of trialRounds whole trials.
-func measureTrial(tl trialLine, m *model.Model, budget float64) (Line, error) {
+func measureTrial(ctx context.Context, tl trialLine, m *model.Model, budget float64) (Line, error) {
 	sc := runner.SAWConfig{Thetas: []saw.Theta{saw.DefaultTheta}, Engine: tl.engine}
-	steps, err := trialSteps(m, tl.beta, tl.sampler, sc, budget)
+	steps, err := trialSteps(ctx, m, tl.beta, tl.sampler, sc, budget)
 	if err != nil {
 		return Line{}, err
 	}
@@ -71,7 +77,7 @@ func measureTrial(tl trialLine, m *model.Model, budget float64) (Line, error) {
 	var ns []float64
 	var flips int64
 	for range trialRounds {
-		rec, err := wholeTrial(m, tl.beta, tl.sampler, sc, steps)
+		rec, err := wholeTrial(ctx, m, tl.beta, tl.sampler, sc, steps)
 		if err != nil {
 			return Line{}, err
 		}
@@ -97,7 +103,10 @@ func trialGroup(rep *Report, cfg Config, get func(string) (*model.Model, error))
 	if cacheDir == "" {
 		cacheDir = defaultCacheDir()
 	}
-	rep.CRef = runCRef(cfg.CC, cacheDir, cfg.Budget, 3)
+	rep.CRef = runCRefContext(cfg.ctx(), cfg.CC, cacheDir, cfg.Budget, 3)
+	if cfg.ctx().Err() != nil {
+		return ErrStopped
+	}
 	ys, ok := rep.CRef.Yardstick()
 	if ok {
 		for _, c := range rep.CRef.Lines {
@@ -114,7 +123,7 @@ func trialGroup(rep *Report, cfg Config, get func(string) (*model.Model, error))
 		if err != nil {
 			return err
 		}
-		l, err := measureTrial(tl, m, cfg.Budget.Seconds())
+		l, err := measureTrial(cfg.ctx(), tl, m, cfg.Budget.Seconds())
 		if err != nil {
 			return fmt.Errorf("%s on %s: %w", tl.name, tl.spec, err)
 		}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"path/filepath"
@@ -43,8 +44,13 @@ metropolis, sw, saw, rbm, trial, ess.`,
 				if len(args) > 0 {
 					return usagef("bench: unexpected argument %q", args[0])
 				}
-				rep, err := bench.Run(bench.Config{Budget: *budget, ESS: *ess, Only: *only, Out: env.Stdout, CC: *cc})
-				if err != nil {
+				// SIGINT or SIGTERM stops the suite within a moment; the
+				// lines measured so far are kept in bench.json.
+				ctx, sig, stop := signalContext()
+				defer stop()
+				rep, err := bench.Run(bench.Config{Budget: *budget, ESS: *ess, Only: *only, Out: env.Stdout, CC: *cc, Ctx: ctx})
+				stopped := errors.Is(err, bench.ErrStopped)
+				if err != nil && !stopped {
 					return err
 				}
 				fmt.Fprintf(env.Stdout, "machine: %s, %s\n", rep.Machine, rep.Go)
@@ -57,6 +63,10 @@ metropolis, sw, saw, rbm, trial, ess.`,
 					return err
 				}
 				fmt.Fprintf(env.Stdout, "wrote %s\n", path)
+				if stopped {
+					fmt.Fprintf(env.Stderr, "sardonics: bench: %v: stopped; the %d lines measured so far are in %s\n", sig(), len(rep.Lines), path)
+					return &InterruptedError{Signal: sig()}
+				}
 				return nil
 			}
 		},

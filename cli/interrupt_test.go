@@ -90,3 +90,16 @@ func TestPaperSIGINT(t *testing.T) {
 		t.Fatal("the interrupted run left no paper.json to resume from")
 	}
 }
+
+// TestBenchSIGINT: SIGINT stops bench within 2 seconds; the lines measured
+// so far are kept in bench.json.
+func TestBenchSIGINT(t *testing.T) {
+	out := t.TempDir()
+	took, code, stderr := interrupt(t, ignoringChild(t, "bench", "--only", "saw", "--budget", "3s", "--out", out), 2500*time.Millisecond)
+	if took > 2*time.Second || code != 130 || !strings.Contains(stderr, "lines measured so far") {
+		t.Fatalf("exit %d %v after SIGINT; stderr %q", code, took, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "bench.json")); err != nil {
+		t.Fatal("no bench.json kept")
+	}
+}

@@ -305,6 +305,9 @@ func RunTrial(cfg *Config, name string, tn int, done *atomic.Int64) (*TrialRecor
 			}
 			stop := cfg.Stop != nil && cfg.Stop.Load()
 			due := cfg.CheckpointEvery > 0 && time.Since(lastCkpt) >= cfg.CheckpointEvery
+			if stop && cfg.Dir == "" { // no folder: nothing to keep
+				return nil, ErrInterrupted
+			}
 			if stop || due {
 				if err := t.checkpoint(prevCPU+ThreadCPU()-cpu0+workerCPU(t.ch)-w0, prevWall+time.Since(start).Seconds()); err != nil {
 					return nil, err
