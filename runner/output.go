@@ -168,6 +168,28 @@ type Summary struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
+// trialMachines is the machines the trials of recs ran on, in order of
+// first appearance, joined by "; "; fallback (the summarizing host) when
+// no trial recorded one.
+func trialMachines(recs map[string][]*TrialRecord, fallback string) string {
+	var names []string
+	keys := make([]string, 0, len(recs))
+	for k := range recs {
+		keys = append(keys, k)
+	}
+	for _, k := range CanonicalOrder(keys) {
+		for _, r := range SortedTrials(recs[k]) {
+			if r.Machine != "" && !slices.Contains(names, r.Machine) {
+				names = append(names, r.Machine)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return fallback
+	}
+	return strings.Join(names, "; ")
+}
+
 // Convergence thresholds of Vehtari et al. (2021): a split-R-hat above
 // MaxRhat means the trials disagree; a bulk ESS below MinESSPerTrial per
 // trial is too few draws for the R-hat and ESS themselves to be reliable.
@@ -525,7 +547,7 @@ func ReadTrial(td string) (*TrialRecord, error) {
 
 // WriteSummary writes summary.json, the figures and a table on stdout-like w.
 func WriteSummary(dir string, meta Meta, machine string, results []*Result, recs map[string][]*TrialRecord) (*Summary, error) {
-	s := &Summary{Beta: meta.Beta, Seed: meta.Seed, Machine: machine, Results: results, Warnings: Warnings(results)}
+	s := &Summary{Beta: meta.Beta, Seed: meta.Seed, Machine: trialMachines(recs, machine), Results: results, Warnings: Warnings(results)}
 	s.Model.Spec, s.Model.Variables, s.Model.Interactions = meta.Spec, meta.Variables, meta.Interactions
 	js, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {

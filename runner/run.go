@@ -89,6 +89,17 @@ type TrialRecord struct {
 	Accepted    int64       `json:"accepted"`
 	Params      string      `json:"params,omitempty"`
 	Tune        *TuneRecord `json:"tune,omitempty"`
+	// Machine is the host and CPU that finished the trial.
+	Machine string `json:"machine,omitempty"`
+}
+
+// machine names this host and its CPU for a trial's record.
+func machine() string {
+	host, _ := os.Hostname()
+	if host == "" {
+		host = "unknown host"
+	}
+	return host + ": " + topology.Describe()
 }
 
 // StreamFor is the random stream of sampler name in trial t: it depends only
@@ -324,6 +335,9 @@ func RunTrial(cfg *Config, name string, tn int, done *atomic.Int64) (*TrialRecor
 	t.rec.Flips, t.rec.Proposed, t.rec.Accepted = t.base.Flips+st.Flips, t.base.Proposed+st.Proposed, t.base.Accepted+st.Accepted
 	if kindOf(name).Tunable {
 		t.rec.Params = describeThetas(t.thetas) // the policy, once tuning finished
+	}
+	if t.rec.Machine == "" {
+		t.rec.Machine = machine()
 	}
 	t.rec.WallSeconds = prevWall + time.Since(start).Seconds()
 	t.rec.CPUSeconds = prevCPU + ThreadCPU() - cpu0 + workerCPU(t.ch) - w0

@@ -31,3 +31,18 @@ func TestWarnings(t *testing.T) {
 		t.Errorf("one-trial warning %q", w)
 	}
 }
+
+// TestTrialMachines: the summary names every machine its trials ran on,
+// once each, not the host that merged them.
+func TestTrialMachines(t *testing.T) {
+	recs := map[string][]*TrialRecord{
+		"gibbs":     {{Trial: 1, Machine: "b: cpu"}, {Trial: 0, Machine: "a: cpu"}},
+		"sardonics": {{Trial: 0, Machine: "a: cpu"}},
+	}
+	if got := trialMachines(recs, "merger"); got != "a: cpu; b: cpu" {
+		t.Fatalf("machines %q", got)
+	}
+	if got := trialMachines(map[string][]*TrialRecord{"gibbs": {{Trial: 0}}}, "merger"); got != "merger" {
+		t.Fatalf("without records: %q", got)
+	}
+}
