@@ -77,7 +77,7 @@ func TestReplayMatchesNaive(t *testing.T) {
 						start := slices.Clone(eng.Spins())
 						path := randomPath(r, m.N, 1+r.IntN(m.N))
 						lf, dE := eng.Replay(path, false)
-						wlf, wdE := ref.Replay(path, false)
+						wlf, wdE := replayRef(eng, ref, path, false)
 						closeLF(t, "forward", lf, wlf)
 						closeE(t, "forward dE", dE, wdE)
 						closeE(t, "energy", eng.Energy(), ref.Energy())
@@ -85,7 +85,7 @@ func TestReplayMatchesNaive(t *testing.T) {
 							t.Fatal("states differ after replay")
 						}
 						lf, dE = eng.Replay(path, true)
-						wlf, wdE = ref.Replay(path, true)
+						wlf, wdE = replayRef(eng, ref, path, true)
 						closeLF(t, "backward", lf, wlf)
 						closeE(t, "backward dE", dE, wdE)
 						if !slices.Equal(eng.Spins(), start) || eng.Energy() != e0 {
@@ -132,7 +132,7 @@ func TestWalkMatchesNaive(t *testing.T) {
 							if len(slices.Compact(slices.Sorted(slices.Values(seg)))) != len(seg) {
 								t.Fatal("walk repeats a bit")
 							}
-							wlf, wdE := ref.Replay(seg, false)
+							wlf, wdE := replayRef(eng, ref, seg, false)
 							closeLF(t, "walk", lf, wlf)
 							closeE(t, "walk dE", dE, wdE)
 							if !slices.Equal(eng.Spins(), ref.Spins()) {
@@ -144,7 +144,7 @@ func TestWalkMatchesNaive(t *testing.T) {
 						for w := len(bounds) - 2; w >= 0; w-- {
 							seg := path[bounds[w]:bounds[w+1]]
 							lf, _ := eng.Replay(seg, true)
-							wlf, _ := ref.Replay(seg, true)
+							wlf, _ := replayRef(eng, ref, seg, true)
 							closeLF(t, "reverse", lf, wlf)
 						}
 						if !slices.Equal(eng.Spins(), start) || eng.Energy() != e0 {
@@ -228,7 +228,7 @@ func TestSetBiasesChange(t *testing.T) {
 				ref.SetBiases(bc.gl, bc.gh, bc.w)
 				path := randomPath(r, m.N, 1+r.IntN(m.N))
 				lf, _ := eng.Replay(path, false)
-				wlf, _ := ref.Replay(path, false)
+				wlf, _ := replayRef(eng, ref, path, false)
 				closeLF(t, fmt.Sprintf("switch %d", i), lf, wlf)
 			}
 		})

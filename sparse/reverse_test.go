@@ -80,7 +80,7 @@ func TestFastReverseMatchesReplay(t *testing.T) {
 						// The reference, replayed from the end state.
 						ref.SetSpins(end)
 						for w := nw - 1; w >= 0; w-- {
-							wlf, _ := ref.Replay(path[bounds[w]:bounds[w+1]], true)
+							wlf, _ := replayRef(eng, ref, path[bounds[w]:bounds[w+1]], true)
 							closeLF(t, fmt.Sprintf("it %d: reverse walk %d vs reference", it, nw-1-w), rev[nw-1-w], wlf)
 							for b := range 2 {
 								maxErr = max(maxErr, math.Abs(rev[nw-1-w][b]-wlf[b])/max(1, math.Abs(wlf[b])))
@@ -115,7 +115,7 @@ func TestFastReverseMatchesReplay(t *testing.T) {
 						ref.SetSpins(eng.Spins())
 						p := randomPath(r, m.N, 1+r.IntN(m.N))
 						lf, _ := eng.Replay(p, false)
-						wlf, _ := ref.Replay(p, false)
+						wlf, _ := replayRef(eng, ref, p, false)
 						closeLF(t, "replay after move", lf, wlf)
 						eng.Replay(p, true)
 						if bk, ok := eng.(*Bucket); ok {
