@@ -163,17 +163,7 @@ func NewBias(S int, g0, g1 float64, wf saw.Weight) *Bias {
 	for b, g := range [2]float64{g0, g1} {
 		for c := range Classes {
 			x := g * (float64(c-halfClasses) + 0.5) * delta
-			if math.IsNaN(x) {
-				x = 0 // g = 0 or infinite, dE_k = 0 never happens: no NaN
-			}
-			x = min(max(x, -R), R)
-			var w float64
-			if wf == saw.Logistic {
-				w = WeightOne / (1 + math.Exp(x))
-			} else {
-				w = WeightOne * math.Exp(-x-R)
-			}
-			wi := uint32(min(max(math.Round(w), 1), WeightOne))
+			wi := uint32(saw.FixedWeight(wf, x, R, WeightOne))
 			t.W[b][c] = wi
 			t.Log[b][c] = math.Log(float64(wi))
 			t.Pairs[c] |= uint64(wi) << (32 * b)

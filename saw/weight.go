@@ -62,3 +62,23 @@ func ParseWeight(s string) (Weight, error) {
 	}
 	return 0, fmt.Errorf("unknown weight %q (expected logistic or exp)", s)
 }
+
+// FixedWeight is the integer pick weight in [1, one] that the fixed-point
+// engines (dense, the sparse tree) store for a class whose gamma dE is x:
+// one / (1 + e^x) for Logistic, one e^(-x-r) for Exp, x first clamped to
+// [-r, r]. Any positive weight gives an exact sampler when forward and
+// reverse walks use the same stored integers; these stay within rounding
+// of the smooth weights over the clamped range.
+func FixedWeight(w Weight, x, r, one float64) float64 {
+	if math.IsNaN(x) {
+		x = 0 // gamma = 0 times an infinite dE: no NaN reaches a table
+	}
+	x = min(max(x, -r), r)
+	var v float64
+	if w == Logistic {
+		v = one / (1 + math.Exp(x))
+	} else {
+		v = one * math.Exp(-x-r)
+	}
+	return min(max(math.Round(v), 1), one)
+}

@@ -133,17 +133,7 @@ func newWtab(S int, wb uint, g [2]float64, wf saw.Weight) *wtab {
 	for b, gb := range g {
 		for c := range tClasses {
 			x := gb * (float64(c-tHalf) + 0.5) * delta
-			if math.IsNaN(x) {
-				x = 0 // gb = 0 times an infinite dE_k
-			}
-			x = min(max(x, -R), R)
-			var w float64
-			if wf == saw.Logistic {
-				w = one / (1 + math.Exp(x))
-			} else {
-				w = one * math.Exp(-x-R)
-			}
-			wi := uint64(min(max(math.Round(w), 1), one))
+			wi := uint64(saw.FixedWeight(wf, x, R, one))
 			tb.w[c][b] = wi
 			tb.lw[c][b] = math.Log(float64(wi))
 		}
