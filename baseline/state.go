@@ -74,16 +74,6 @@ func readTag(r *state.Reader, want uint64) {
 	}
 }
 
-// checkSpins records an error if s holds anything but -1 and +1.
-func checkSpins(r *state.Reader, s []int8) {
-	for i, v := range s {
-		if v != 1 && v != -1 {
-			r.Fail(fmt.Errorf("baseline: state holds spin %d = %d", i, v))
-			return
-		}
-	}
-}
-
 // resetSpins copies spins into dst for Reset, which has no error to
 // return: spins of the wrong length or not in {-1, +1} are a programming
 // error and panic, before anything changes.
@@ -97,19 +87,6 @@ func resetSpins(dst, spins []int8) {
 		}
 	}
 	copy(dst, spins)
-}
-
-// readFloat64s reads what state.Writer.Float64s wrote into dst, value by
-// value: state.Reader.Float64s indexes past the end of a truncated buffer
-// whose length prefix is right, and a garbage state must give an error.
-func readFloat64s(r *state.Reader, dst []float64) {
-	if n := r.Uint64(); n != uint64(len(dst)) {
-		r.Fail(fmt.Errorf("baseline: state holds %d values (expected %d)", n, len(dst)))
-		return
-	}
-	for i := range dst {
-		dst[i] = r.Float64()
-	}
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
@@ -145,8 +122,7 @@ func (c *single) RestoreState(b []byte) error {
 	r := state.Reader{B: b}
 	readTag(&r, c.tag())
 	s := make([]int8, len(c.s))
-	r.Int8s(s)
-	checkSpins(&r, s)
+	r.Spins(s)
 	k := readCounters(&r)
 	var eInt int64
 	var e float64
@@ -205,13 +181,12 @@ func (c *rbmSingle) RestoreState(b []byte) error {
 	r := state.Reader{B: b}
 	readTag(&r, c.tag())
 	s := make([]int8, len(c.s))
-	r.Int8s(s)
-	checkSpins(&r, s)
+	r.Spins(s)
 	k := readCounters(&r)
 	e := r.Float64()
 	a, g := make([]float64, len(c.a)), make([]float64, len(c.g))
-	readFloat64s(&r, a)
-	readFloat64s(&r, g)
+	r.Float64s(a)
+	r.Float64s(g)
 	for _, x := range [][]float64{{e}, a, g} {
 		for _, v := range x {
 			if !finite(v) {
@@ -261,8 +236,7 @@ func (c *sw) RestoreState(b []byte) error {
 	r := state.Reader{B: b}
 	readTag(&r, tagSW)
 	s := make([]int8, c.n)
-	r.Int8s(s)
-	checkSpins(&r, s)
+	r.Spins(s)
 	if err := r.Err(); err != nil {
 		return err
 	}
@@ -292,8 +266,7 @@ func (c *blockGibbs) RestoreState(b []byte) error {
 	r := state.Reader{B: b}
 	readTag(&r, tagBlockGibbs)
 	s := make([]int8, len(c.s))
-	r.Int8s(s)
-	checkSpins(&r, s)
+	r.Spins(s)
 	if err := r.Err(); err != nil {
 		return err
 	}

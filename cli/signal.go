@@ -25,53 +25,50 @@ type InterruptedError struct{ Signal os.Signal }
 
 func (e *InterruptedError) Error() string { return fmt.Sprintf("stopped by %v", e.Signal) }
 
+// listen calls on (once) with the first SIGINT or SIGTERM; quit stops
+// listening. Asking for SIGINT also ends an inherited "ignore SIGINT" of a
+// background job.
+func listen(on func(os.Signal)) (quit func()) {
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-ch:
+			on(s)
+		case <-done:
+		}
+	}()
+	return func() { signal.Stop(ch); close(done) }
+}
+
+// received records the signal listen saw.
+type received struct{ v atomic.Value }
+
+func (r *received) store(s os.Signal) { r.v.Store(s) }
+
+// get is the signal received, SIGTERM if none.
+func (r *received) get() os.Signal {
+	if s, ok := r.v.Load().(os.Signal); ok {
+		return s
+	}
+	return syscall.SIGTERM
+}
+
 // catchSignals raises the returned flag on SIGINT or SIGTERM; sig tells
 // which arrived, quit stops listening.
 func catchSignals() (stop *atomic.Bool, sig func() os.Signal, quit func()) {
 	stop = new(atomic.Bool)
-	var got atomic.Value
-	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case s := <-ch:
-			got.Store(s)
-			stop.Store(true)
-		case <-done:
-		}
-	}()
-	sig = func() os.Signal {
-		if s, ok := got.Load().(os.Signal); ok {
-			return s
-		}
-		return syscall.SIGTERM
-	}
-	return stop, sig, func() { signal.Stop(ch); close(done) }
+	var got received
+	quit = listen(func(s os.Signal) { got.store(s); stop.Store(true) })
+	return stop, got.get, quit
 }
 
-// signalContext is a context cancelled by SIGINT or SIGTERM (which also
-// ends an inherited "ignore SIGINT" of a background job); sig tells which
-// arrived, stop stops listening.
+// signalContext is a context cancelled by SIGINT or SIGTERM; sig tells
+// which arrived, stop stops listening.
 func signalContext() (ctx context.Context, sig func() os.Signal, stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
-	var got atomic.Value
-	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case s := <-ch:
-			got.Store(s)
-			cancel()
-		case <-done:
-		}
-	}()
-	sig = func() os.Signal {
-		if s, ok := got.Load().(os.Signal); ok {
-			return s
-		}
-		return syscall.SIGTERM
-	}
-	return ctx, sig, func() { signal.Stop(ch); close(done); cancel() }
+	var got received
+	quit := listen(func(s os.Signal) { got.store(s); cancel() })
+	return ctx, got.get, func() { quit(); cancel() }
 }

@@ -216,14 +216,20 @@ func (e *Engine) flipWeighed(l int) {
 func (e *Engine) flipFields(l int) {
 	d := e.flipSpin(l)
 	rowq, row, _, lo, hi := e.rows(l)
-	F, f := e.F[lo:hi], e.field[lo:hi]
+	AddRow(e.F[lo:hi], e.field[lo:hi], rowq, row, d)
+	e.stale = true
+}
+
+// AddRow adds d times a row of couplings to fields: the fixed-point row
+// rowq to F, the float64 row to f (a flip's change of the other layer's
+// fields, without the weights).
+func AddRow(F []int32, f []float64, rowq []int32, row []float64, d int32) {
 	F, f, row = F[:len(rowq)], f[:len(rowq)], row[:len(rowq)]
 	df := float64(d)
 	for j, x := range rowq {
 		F[j] += d * x
 		f[j] += df * row[j]
 	}
-	e.stale = true
 }
 
 // take flips available bit l within a walk: it becomes unavailable and the

@@ -26,14 +26,11 @@ func (e *Engine) RestoreState(b []byte) error {
 	s := make([]int8, len(e.s))
 	f := make([]float64, len(e.field))
 	r := state.Reader{B: b}
-	r.Int8s(s)
+	r.Spins(s)
 	r.Float64s(f)
 	en := r.Float64()
 	since := r.Int64()
 	if err := r.Err(); err != nil {
-		return err
-	}
-	if err := checkSpins(s); err != nil {
 		return err
 	}
 	if since < 0 || since > 1<<40 {
@@ -45,15 +42,5 @@ func (e *Engine) RestoreState(b []byte) error {
 	e.e, e.since = en, int(since)
 	e.stale = true
 	e.rec.ok = false
-	return nil
-}
-
-// checkSpins rejects spins other than -1 and +1.
-func checkSpins(s []int8) error {
-	for _, v := range s {
-		if v != 1 && v != -1 {
-			return errors.New("dense: state holds a spin other than -1 and +1")
-		}
-	}
 	return nil
 }

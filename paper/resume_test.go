@@ -27,10 +27,15 @@ func TestResumeIsIdentical(t *testing.T) {
 	var interrupted bool
 	part := cfg
 	part.Out = filepath.Join(base, "part")
-	for _, delay := range []time.Duration{150 * time.Millisecond, 30 * time.Millisecond, 5 * time.Millisecond} {
+	// Stops later in the run first; the last (0) stops before the first
+	// trial, so the resume path always runs.
+	for _, delay := range []time.Duration{150 * time.Millisecond, 30 * time.Millisecond, 5 * time.Millisecond, 0} {
 		os.RemoveAll(part.Out)
 		stop := new(atomic.Bool)
 		part.Stop = stop
+		if delay == 0 {
+			stop.Store(true)
+		}
 		timer := time.AfterFunc(delay, func() { stop.Store(true) })
 		err := Run(part, io.Discard)
 		timer.Stop()
@@ -43,7 +48,7 @@ func TestResumeIsIdentical(t *testing.T) {
 		}
 	}
 	if !interrupted {
-		t.Skip("the run always finished before the stop; nothing to resume")
+		t.Fatal("a run stopped before its first trial was not interrupted")
 	}
 	part.Stop = nil
 	if err := Run(part, io.Discard); err != nil {

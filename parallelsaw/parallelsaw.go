@@ -761,13 +761,7 @@ func (sc *section) update(sh *shared, l int, d int32) {
 func (sc *section) axpy(sh *shared, l int, d int32) {
 	rowq, row, k := sc.rows(sh, l)
 	lo, hi := sc.span(k)
-	F, f := sc.F[lo:hi], sc.f[lo:hi]
-	F, f, row = F[:len(rowq)], f[:len(rowq)], row[:len(rowq)]
-	df := float64(d)
-	for j, x := range rowq {
-		F[j] += d * x
-		f[j] += df * row[j]
-	}
+	dense.AddRow(sc.F[lo:hi], sc.f[lo:hi], rowq, row, d)
 }
 
 func (sc *section) reweigh(sh *shared, k int) {

@@ -29,7 +29,7 @@ func (e *Engine) AppendState(b []byte) []byte {
 func (e *Engine) RestoreState(b []byte) error {
 	s := make([]int8, len(e.sh.s))
 	r := state.Reader{B: b}
-	r.Int8s(s)
+	r.Spins(s)
 	if p := r.Uint64(); r.Err() == nil && p != uint64(len(e.sh.secs)) {
 		return errors.New("parallelsaw: state of another number of sections")
 	}
@@ -42,11 +42,6 @@ func (e *Engine) RestoreState(b []byte) error {
 	since := r.Int64()
 	if err := r.Err(); err != nil {
 		return err
-	}
-	for _, v := range s {
-		if v != 1 && v != -1 {
-			return errors.New("parallelsaw: state holds a spin other than -1 and +1")
-		}
 	}
 	if since < 0 || since > 1<<40 {
 		return errors.New("parallelsaw: state holds an invalid flip count")

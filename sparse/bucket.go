@@ -621,15 +621,10 @@ func (bk *Bucket) RestoreState(b []byte) error {
 	r := state.Reader{B: b}
 	s := make([]int8, bk.n)
 	mem := make([]int32, len(bk.mem))
-	r.Int8s(s)
+	r.Spins(s)
 	r.Int32s(mem)
 	if err := r.Err(); err != nil {
 		return err
-	}
-	for _, v := range s {
-		if v != 1 && v != -1 {
-			return fmt.Errorf("sparse: state holds spin %d", v)
-		}
 	}
 	bk.SetSpins(s)
 	// Every class must list exactly its members, each once.

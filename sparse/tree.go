@@ -507,15 +507,10 @@ func (t *Tree) AppendState(b []byte) []byte {
 func (t *Tree) RestoreState(b []byte) error {
 	r := state.Reader{B: b}
 	s := make([]int8, t.n)
-	r.Int8s(s)
+	r.Spins(s)
 	e := r.Float64()
 	if err := r.Err(); err != nil {
 		return err
-	}
-	for _, v := range s {
-		if v != 1 && v != -1 {
-			return fmt.Errorf("sparse: state holds spin %d", v)
-		}
 	}
 	want := t.m.Energy(s)
 	if !(math.Abs(e-want) <= 1e-6*(1+t.energyScale())) {

@@ -109,6 +109,20 @@ func (r *Reader) Int8s(dst []int8) {
 	}
 }
 
+// Spins is Int8s for a state's spins: any value but -1 and +1 is an error.
+func (r *Reader) Spins(dst []int8) {
+	r.Int8s(dst)
+	if r.err != nil {
+		return
+	}
+	for i, v := range dst {
+		if v != 1 && v != -1 {
+			r.err = fmt.Errorf("state: spin %d is %d (expected -1 or +1)", i, v)
+			return
+		}
+	}
+}
+
 // Bytes returns a slice of any length (a view into the buffer).
 func (r *Reader) Bytes() []byte {
 	n := r.Uint64()

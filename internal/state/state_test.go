@@ -72,3 +72,21 @@ func TestShortSlices(t *testing.T) {
 		}
 	}
 }
+
+func TestSpins(t *testing.T) {
+	var w Writer
+	w.Int8s([]int8{1, 0, -1})
+	r := Reader{B: w.B}
+	r.Spins(make([]int8, 3))
+	if r.Err() == nil {
+		t.Fatal("a spin of 0 was accepted")
+	}
+	w = Writer{}
+	w.Int8s([]int8{1, -1})
+	r = Reader{B: w.B}
+	s := make([]int8, 2)
+	r.Spins(s)
+	if r.Err() != nil || s[0] != 1 || s[1] != -1 {
+		t.Fatalf("spins %v, %v", s, r.Err())
+	}
+}
