@@ -7,9 +7,11 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/optimize"
 )
 
 // Hyper holds GP hyperparameters on the log scale: ARD length scales (one per
@@ -57,9 +59,10 @@ func (h Hyper) clone() Hyper { return hyperFromVec(h.vec()) }
 type GPOptions struct {
 	// Fixed, if non-nil, disables fitting: Fit uses these hyperparameters.
 	Fixed *Hyper
-	// Restarts is the number of L-BFGS starts (gonum optimize): DefaultHyper,
-	// the previous fit (if any), then uniform random points in the bounds.
-	// Default 3.
+	// Restarts is the number of L-BFGS starts of a cold fit: DefaultHyper,
+	// then uniform random points in the bounds. Default 3. A GP that
+	// already has hyperparameters (a warm start, see Optimizer) starts from
+	// them alone: the data changed little since they were fitted.
 	Restarts int
 	// MaxIter bounds the L-BFGS major iterations per start; function
 	// evaluations are bounded by 3*MaxIter. Default 60.
@@ -70,6 +73,12 @@ type GPOptions struct {
 	// likelihood by less than 1e-3 (a difference no prediction notices).
 	// Default 1e-3.
 	GradTol float64
+	// Mean, if non-nil, is the prior mean function in the units of y: the
+	// GP models y - Mean(x), scaled by its root mean square, instead of y
+	// minus the data mean scaled by the standard deviation (Rasmussen and
+	// Williams 2006, section 2.7: a fixed mean function). Far from the data
+	// predictions return to Mean.
+	Mean func(x []float64) float64
 }
 
 // GP is Gaussian-process regression with zero mean on standardized
@@ -85,9 +94,10 @@ type GP struct {
 
 	x     [][]float64
 	y     []float64 // raw
-	ys    []float64 // standardized
-	ymean float64
+	ys    []float64 // standardized: (y - center) / ystd
+	ymean float64   // center without a prior mean function
 	ystd  float64
+	prior []float64 // Mean(x_i), with a prior mean function
 
 	hyp    Hyper
 	hasHyp bool
@@ -95,10 +105,12 @@ type GP struct {
 	ready bool
 	inv   []float64 // 1/l_d
 	sf2   float64
+	sn2   float64
 	xs    []float64 // n*dim inputs scaled by 1/l
-	l     []float64 // n*n lower Cholesky factor of K + sn2 I, row-major
+	l     []float64 // lower Cholesky factor of K + sn2 I, packed by rows: row i at i(i+1)/2
 	alpha []float64 // (K + sn2 I)^-1 ys
 	kbuf  []float64
+	zbuf  []float64
 }
 
 // NewGP returns an unfitted GP on [0,1]^dim. r drives the random restarts
@@ -135,26 +147,53 @@ func (g *GP) setData(X [][]float64, y []float64) error {
 		}
 	}
 	g.x, g.y = X, y
-	n := float64(len(y))
-	var m, v float64
-	for _, yi := range y {
-		m += yi
+	g.prior = g.prior[:0]
+	if g.opts.Mean != nil {
+		for _, x := range X {
+			g.prior = append(g.prior, g.opts.Mean(x))
+		}
 	}
-	m /= n
-	for _, yi := range y {
-		v += (yi - m) * (yi - m)
-	}
-	s := math.Sqrt(v / n)
-	if !(s > 1e-12*math.Max(1, math.Abs(m))) {
-		s = 1 // constant data: nothing to scale
-	}
-	g.ymean, g.ystd = m, s
-	g.ys = make([]float64, len(y))
-	for i, yi := range y {
-		g.ys[i] = (yi - m) / s
-	}
+	g.standardize()
 	g.ready = false
 	return nil
+}
+
+// standardize sets ymean, ystd and ys from y (and prior): without a prior
+// mean function the data mean and standard deviation, with one the
+// residuals y - Mean(x) and their root mean square.
+func (g *GP) standardize() {
+	n := float64(len(g.y))
+	g.ymean = 0
+	if g.opts.Mean == nil {
+		for _, yi := range g.y {
+			g.ymean += yi
+		}
+		g.ymean /= n
+	}
+	v, scale := 0.0, math.Abs(g.ymean)
+	for i, yi := range g.y {
+		r := yi - g.center(i)
+		v += r * r
+	}
+	for _, p := range g.prior {
+		scale = math.Max(scale, math.Abs(p))
+	}
+	g.ystd = math.Sqrt(v / n)
+	if !(g.ystd > 1e-12*math.Max(1, scale)) {
+		g.ystd = 1 // constant data: nothing to scale
+	}
+	g.ys = g.ys[:0]
+	for i, yi := range g.y {
+		g.ys = append(g.ys, (yi-g.center(i))/g.ystd)
+	}
+}
+
+// center is the prior mean at observation i (ymean without a mean function).
+func (g *GP) center(i int) float64 {
+	if g.opts.Mean != nil {
+		return g.prior[i]
+	}
+	return g.ymean
 }
 
 // Fit conditions the GP on (X, y), X in [0,1]^dim, choosing hyperparameters
@@ -185,37 +224,116 @@ func (g *GP) condition(h Hyper) error {
 	if len(h.LogLen) != g.dim {
 		return fmt.Errorf("bo: hyperparameters have %d length scales, want %d", len(h.LogLen), g.dim)
 	}
-	n, d := len(g.y), g.dim
+	d := g.dim
 	g.inv = make([]float64, d)
 	for i, ll := range h.LogLen {
 		g.inv[i] = math.Exp(-ll)
 	}
-	g.sf2 = math.Exp(h.LogSf2)
-	g.xs = make([]float64, n*d)
-	for i, x := range g.x {
-		for k := range d {
-			g.xs[i*d+k] = x[k] * g.inv[k]
+	g.sf2, g.sn2 = math.Exp(h.LogSf2), math.Exp(h.LogSn2)
+	g.xs, g.l = g.xs[:0], g.l[:0]
+	g.ready = false
+	for i := range g.x {
+		if err := g.extend(i); err != nil {
+			return err
 		}
 	}
-	var chol mat.Cholesky
-	if !chol.Factorize(g.gram(h)) {
+	g.solveAlpha()
+	g.hyp, g.hasHyp, g.ready = h.clone(), true, true
+	return nil
+}
+
+// extend adds row i of the Cholesky factor L of K + (sn2 + jitter) I, rows
+// 0..i-1 being in place: the rank-one extension
+//
+//	L_i,0..i-1 = L^-1 k_i,  L_ii = sqrt(k_ii - |L_i,0..i-1|^2),
+//
+// O(i^2), where k_i holds the kernel between x_i and x_0..x_(i-1) (the
+// bordering method of the Cholesky factorization, Golub and Van Loan 2013,
+// section 4.2.6). Factoring from scratch is this for every row.
+func (g *GP) extend(i int) error {
+	d := g.dim
+	for k, v := range g.x[i] {
+		g.xs = append(g.xs, v*g.inv[k])
+	}
+	row := g.xs[i*d : i*d+d]
+	base := len(g.l)
+	for j := range i {
+		other := g.xs[j*d : j*d+d]
+		var r2 float64
+		for k, v := range row {
+			t := v - other[k]
+			r2 += t * t
+		}
+		kij := g.sf2 * math.Exp(-0.5*r2)
+		lj := g.l[j*(j+1)/2:]
+		s := (kij - floats.Dot(lj[:j], g.l[base:base+j])) / lj[j]
+		g.l = append(g.l, s)
+	}
+	lrow := g.l[base : base+i]
+	d2 := g.sf2 + g.sn2 + jitter - floats.Dot(lrow, lrow)
+	if !(d2 > 0) {
+		g.xs, g.l = g.xs[:i*d], g.l[:base]
 		return errors.New("bo: GP covariance not positive definite")
 	}
-	var lt mat.TriDense
-	chol.LTo(&lt)
-	g.l = make([]float64, n*n)
+	g.l = append(g.l, math.Sqrt(d2))
+	return nil
+}
+
+// solveAlpha sets alpha = (L L^T)^-1 ys by forward and back substitution.
+func (g *GP) solveAlpha() {
+	n := len(g.y)
+	g.alpha = append(g.alpha[:0], g.ys...)
+	a := g.alpha
 	for i := range n {
-		for j := 0; j <= i; j++ {
-			g.l[i*n+j] = lt.At(i, j)
+		li := g.l[i*(i+1)/2:]
+		a[i] = (a[i] - floats.Dot(li[:i], a[:i])) / li[i]
+	}
+	for i := n - 1; i >= 0; i-- {
+		a[i] /= g.l[i*(i+1)/2+i]
+		v := a[i]
+		// Subtract column i of L^T from the rows above: a_j -= L_ij a_i.
+		li := g.l[i*(i+1)/2:]
+		for j := range i {
+			a[j] -= li[j] * v
 		}
 	}
-	alpha := mat.NewVecDense(n, nil)
-	if err := chol.SolveVecTo(alpha, mat.NewVecDense(n, g.ys)); err != nil {
-		return fmt.Errorf("bo: GP solve: %w", err)
+	if cap(g.kbuf) < n {
+		g.kbuf = make([]float64, n, 2*n)
 	}
-	g.alpha = alpha.RawVector().Data
-	g.kbuf = make([]float64, n)
-	g.hyp, g.hasHyp, g.ready = h.clone(), true, true
+	g.kbuf = g.kbuf[:n]
+}
+
+// Append adds the observation (x, y) to a conditioned GP, keeping its
+// hyperparameters: the Cholesky factor grows by one row (O(n^2), see
+// extend) instead of being refactored (O(n^3)); the standardization and
+// alpha are recomputed (O(n^2)). The result equals Condition on the
+// enlarged data with the same hyperparameters, up to rounding. x is copied.
+func (g *GP) Append(x []float64, y float64) error {
+	if !g.ready {
+		return errors.New("bo: Append to an unconditioned GP")
+	}
+	if len(x) != g.dim {
+		return fmt.Errorf("bo: GP input has dimension %d, want %d", len(x), g.dim)
+	}
+	if math.IsNaN(y) || math.IsInf(y, 0) {
+		return fmt.Errorf("bo: GP observation is %v", y)
+	}
+	n := len(g.y)
+	// Own the slices before growing them: the caller's X and y may be shared.
+	g.x = append(slices.Clip(g.x), slices.Clone(x))
+	g.y = append(slices.Clip(g.y), y)
+	if g.opts.Mean != nil {
+		g.prior = append(g.prior, g.opts.Mean(x))
+	}
+	if err := g.extend(n); err != nil {
+		g.x, g.y = g.x[:n], g.y[:n]
+		if g.opts.Mean != nil {
+			g.prior = g.prior[:n]
+		}
+		return err
+	}
+	g.standardize()
+	g.solveAlpha()
 	return nil
 }
 
@@ -250,8 +368,48 @@ func (g *GP) gram(h Hyper) *mat.SymDense {
 // x, in the original units of y (noise excluded).
 func (g *GP) Predict(x []float64) (mu, sigma2 float64) {
 	m, v := g.PredictStd(x)
-	return g.ymean + g.ystd*m, v * g.ystd * g.ystd
+	return g.Unstandardize(x, m), v * g.ystd * g.ystd
 }
+
+// SetY replaces the observations' values, keeping their inputs and the
+// hyperparameters: the prior mean is re-evaluated (its function may have
+// changed), and the standardization and alpha are recomputed, O(n^2); the
+// Cholesky factor does not depend on y. y is copied.
+func (g *GP) SetY(y []float64) error {
+	if !g.ready {
+		return errors.New("bo: SetY on an unconditioned GP")
+	}
+	if len(y) != len(g.y) {
+		return fmt.Errorf("bo: SetY with %d values for %d observations", len(y), len(g.y))
+	}
+	for i, v := range y {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("bo: GP observation %d is %v", i, v)
+		}
+	}
+	g.y = slices.Clone(y)
+	if g.opts.Mean != nil {
+		for i, x := range g.x {
+			g.prior[i] = g.opts.Mean(x)
+		}
+	}
+	g.standardize()
+	g.solveAlpha()
+	return nil
+}
+
+// Unstandardize converts a standardized value at x back to the units of y.
+func (g *GP) Unstandardize(x []float64, v float64) float64 {
+	c := g.ymean
+	if g.opts.Mean != nil {
+		c = g.opts.Mean(x)
+	}
+	return c + g.ystd*v
+}
+
+// Scale is the standard deviation that standardizes y (the root mean
+// square of y - Mean with a prior mean function).
+func (g *GP) Scale() float64 { return g.ystd }
 
 // PredictStd is Predict in standardized units ((y - mean)/std).
 func (g *GP) PredictStd(x []float64) (mu, sigma2 float64) {
@@ -264,7 +422,8 @@ func (g *GP) PredictStd(x []float64) (mu, sigma2 float64) {
 	// v = L^-1 k in place; sigma2 = sf2 - |v|^2.
 	sigma2 = g.sf2
 	for i := range n {
-		s := (k[i] - floats.Dot(g.l[i*n:i*n+i], k[:i])) / g.l[i*n+i]
+		li := g.l[i*(i+1)/2:]
+		s := (k[i] - floats.Dot(li[:i], k[:i])) / li[i]
 		k[i] = s
 		sigma2 -= s * s
 	}
@@ -272,6 +431,7 @@ func (g *GP) PredictStd(x []float64) (mu, sigma2 float64) {
 }
 
 // MeanStd is the standardized posterior mean only: O(n dim), no solve.
+// With a prior mean function it is the standardized residual from it.
 func (g *GP) MeanStd(x []float64) float64 {
 	if !g.ready {
 		panic("bo: MeanStd on an unfitted GP")
@@ -330,7 +490,7 @@ func (g *GP) logLik(h Hyper, grad []float64) (float64, error) {
 type llFactor struct {
 	h     Hyper
 	k     *mat.SymDense
-	chol  mat.Cholesky
+	chol  blas64.Triangular // upper Cholesky factor of k (LAPACK dpotrf)
 	alpha []float64
 	ll    float64
 }
@@ -343,19 +503,26 @@ func (g *GP) factor(h Hyper) (*llFactor, error) {
 		return nil, errors.New("bo: log likelihood without data")
 	}
 	f := &llFactor{h: h, k: g.gram(h)}
-	if !f.chol.Factorize(f.k) {
+	// LAPACK directly: mat.Cholesky.Factorize also estimates the condition
+	// number, which costs as much again and is not needed here.
+	raw := f.k.RawSymmetric()
+	a := blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: n, Data: make([]float64, n*n)}
+	for i := range n {
+		copy(a.Data[i*n+i:i*n+n], raw.Data[i*raw.Stride+i:i*raw.Stride+n])
+	}
+	t, ok := lapack64.Potrf(a)
+	if !ok {
 		return nil, errors.New("bo: GP covariance not positive definite")
 	}
-	alphaV := mat.NewVecDense(n, nil)
-	if err := f.chol.SolveVecTo(alphaV, mat.NewVecDense(n, g.ys)); err != nil {
-		return nil, err
-	}
-	f.alpha = alphaV.RawVector().Data
-	var fit float64
+	f.chol = t
+	f.alpha = slices.Clone(g.ys)
+	lapack64.Potrs(t, blas64.General{Rows: n, Cols: 1, Stride: 1, Data: f.alpha})
+	var fit, logDet float64
 	for i, a := range f.alpha {
 		fit += a * g.ys[i]
+		logDet += 2 * math.Log(t.Data[i*t.Stride+i])
 	}
-	f.ll = -0.5*fit - 0.5*f.chol.LogDet() - 0.5*float64(n)*math.Log(2*math.Pi)
+	f.ll = -0.5*fit - 0.5*logDet - 0.5*float64(n)*math.Log(2*math.Pi)
 	return f, nil
 }
 
@@ -363,9 +530,11 @@ func (g *GP) factor(h Hyper) (*llFactor, error) {
 // respect to (LogLen..., LogSf2, LogSn2) in grad (R&W eq. 5.9):
 // dL/dtheta_j = 0.5 tr((alpha alpha^T - K^-1) dK/dtheta_j).
 func (g *GP) gradient(f *llFactor, grad []float64) error {
-	var kinv mat.SymDense
-	if err := f.chol.InverseTo(&kinv); err != nil {
-		return err
+	c := f.chol
+	c.Data = slices.Clone(c.Data)
+	ki, ok := lapack64.Potri(c) // upper triangle of K^-1
+	if !ok {
+		return errors.New("bo: GP covariance not invertible")
 	}
 	for j := range grad {
 		grad[j] = 0
@@ -377,7 +546,7 @@ func (g *GP) gradient(f *llFactor, grad []float64) error {
 	for k, l := range h.LogLen {
 		inv2[k] = math.Exp(-2 * l)
 	}
-	ki, kk := kinv.RawSymmetric(), f.k.RawSymmetric() // upper triangles
+	kk := f.k.RawSymmetric() // upper triangles
 	gl := grad[:d]
 	for i := range n {
 		wii := alpha[i]*alpha[i] - ki.Data[i*ki.Stride+i]
@@ -434,86 +603,48 @@ func (b hyperBox) toV(theta []float64) []float64 {
 	return v
 }
 
-// fitHyper maximizes the log marginal likelihood by gonum's L-BFGS in the
-// squashed coordinates v of hyperBox, from each start in turn, and returns
-// the best optimum.
+// fitHyper maximizes the log marginal likelihood by L-BFGS (lbfgs, on the
+// calling goroutine, so its CPU time is the caller's) in the squashed
+// coordinates v of hyperBox, and returns the best optimum. A GP with
+// hyperparameters already (a warm start) starts from them alone; a cold one
+// from DefaultHyper and Restarts-1 uniform random points in the bounds.
 func (g *GP) fitHyper() (Hyper, error) {
 	box := newHyperBox(g.dim)
 	np := g.dim + 2
-	starts := [][]float64{DefaultHyper(g.dim).vec()}
+	var starts [][]float64
 	if g.hasHyp {
 		starts = append(starts, g.hyp.vec())
-	}
-	for len(starts) < g.opts.Restarts {
-		if g.rng == nil {
-			break
+	} else {
+		starts = append(starts, DefaultHyper(g.dim).vec())
+		for len(starts) < g.opts.Restarts && g.rng != nil {
+			t := make([]float64, np)
+			for i := range t {
+				t[i] = box.lo[i] + (box.hi[i]-box.lo[i])*uniform(g.rng)
+			}
+			starts = append(starts, t)
 		}
-		t := make([]float64, np)
-		for i := range t {
-			t[i] = box.lo[i] + (box.hi[i]-box.lo[i])*uniform(g.rng)
-		}
-		starts = append(starts, t)
 	}
 	theta := make([]float64, np)
 	jac := make([]float64, np)
 	gt := make([]float64, np)
-	// Func factorizes; Grad, called next at the same point when the line
-	// search accepts its value, reuses that factorization.
-	var last struct {
-		v []float64
-		f *llFactor
-	}
-	eval := func(v []float64) *llFactor {
-		if last.f != nil && slices.Equal(v, last.v) {
-			return last.f
-		}
+	negLL := func(v, grad []float64) float64 {
 		box.toTheta(v, theta, jac)
 		f, err := g.factor(hyperFromVec(theta))
-		if err != nil {
-			f = nil
+		if err != nil || g.gradient(f, gt) != nil {
+			return math.Inf(1)
 		}
-		last.v, last.f = append(last.v[:0], v...), f
-		return f
-	}
-	prob := optimize.Problem{
-		Func: func(v []float64) float64 {
-			f := eval(v)
-			if f == nil {
-				return math.Inf(1)
-			}
-			return -f.ll
-		},
-		Grad: func(grad, v []float64) {
-			f := eval(v)
-			if f == nil || g.gradient(f, gt) != nil {
-				for i := range grad {
-					grad[i] = 0
-				}
-				return
-			}
-			box.toTheta(v, theta, jac)
-			for i := range grad {
-				grad[i] = -gt[i] * jac[i]
-			}
-		},
-	}
-	settings := &optimize.Settings{
-		GradientThreshold: g.opts.GradTol,
-		MajorIterations:   g.opts.MaxIter,
-		FuncEvaluations:   3 * g.opts.MaxIter,
-		Converger:         &optimize.FunctionConverge{Absolute: 1e-3, Relative: 1e-6, Iterations: 2},
+		for i := range grad {
+			grad[i] = -gt[i] * jac[i]
+		}
+		return -f.ll
 	}
 	best, bestF := []float64(nil), math.Inf(1)
 	for _, s := range starts {
-		v0 := box.toV(s)
-		if math.IsInf(prob.Func(v0), 1) {
-			continue
-		}
-		// Iteration and evaluation limits end with an error and a usable
-		// location, as does a line search that cannot improve further.
-		res, _ := optimize.Minimize(prob, v0, settings, &optimize.LBFGS{})
-		if res != nil && res.F < bestF {
-			best, bestF = slices.Clone(res.X), res.F
+		x, f := lbfgs(negLL, box.toV(s), lbfgsSettings{
+			maxIter: g.opts.MaxIter, maxEval: 3 * g.opts.MaxIter, gradTol: g.opts.GradTol, fTol: 1e-3,
+		})
+		if f < bestF {
+			best, bestF = x, f
 		}
 	}
 	if best == nil {
@@ -522,6 +653,32 @@ func (g *GP) fitHyper() (Hyper, error) {
 	out := make([]float64, np)
 	box.toTheta(best, out, nil)
 	return hyperFromVec(out), nil
+}
+
+// NeedsRefit reports whether refitting the hyperparameters h to the GP's
+// current data could change the fit: whether the log marginal likelihood's
+// gradient with respect to the log hyperparameters (R&W eq. 5.9) exceeds
+// tol in some component not pinned at a bound of the search. A gradient of
+// g means that moving that log hyperparameter by 0.1 gains about 0.1 g
+// nats; below about one nat the refit would move the fit less than the
+// data's own noise does. It costs one factorization and one inverse,
+// about one evaluation of the fit's dozens.
+func (g *GP) NeedsRefit(h Hyper, tol float64) bool {
+	grad := make([]float64, g.dim+2)
+	if _, err := g.LogLikelihoodGrad(h, grad); err != nil {
+		return true
+	}
+	box := newHyperBox(g.dim)
+	for i, v := range h.vec() {
+		w := 1e-3 * (box.hi[i] - box.lo[i])
+		if (v <= box.lo[i]+w && grad[i] < 0) || (v >= box.hi[i]-w && grad[i] > 0) {
+			continue // pinned at a bound: the fit cannot move that way
+		}
+		if math.Abs(grad[i]) > tol {
+			return true
+		}
+	}
+	return false
 }
 
 // uniform draws from [0,1) with 53 random bits.

@@ -63,7 +63,7 @@ func TestExactSIGINT(t *testing.T) {
 func TestTuneSIGINT(t *testing.T) {
 	out := t.TempDir()
 	took, code, stderr := interrupt(t, ignoringChild(t, "tune", "--model", "frustrated2d:L=30,seed=1", "--T", "1",
-		"--iterations", "2000", "--out", out), 2*time.Second)
+		"--iterations", "2000", "--stop-ei", "-1", "--out", out), 2*time.Second)
 	if took > 2*time.Second || code != 130 || !strings.Contains(stderr, "kept their settings and rewards") {
 		t.Fatalf("exit %d %v after SIGINT; stderr %q", code, took, stderr)
 	}

@@ -7,14 +7,18 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 
 	"sardonics/bo"
+	"sardonics/dense"
 	"sardonics/diag"
+	"sardonics/parallelsaw"
 	"sardonics/runner"
 	"sardonics/saw"
+	"sardonics/sparse"
 )
 
 // Names of the search-space dimensions, in order.
@@ -120,24 +124,226 @@ func CostReward(energies []float64, maxLag int, flipsPerStep float64, M int) flo
 	return -math.Log(tau * math.Max(flipsPerStep, 1) / float64(M))
 }
 
-// Config is the adaptation phase's setting.
-type Config struct {
-	Space      bo.Space
-	Iterations int     // I (default 200)
-	IterSteps  int     // L (default 100)
-	ACFLag     int     // lags scored (default min(100, L-1))
-	Kernels    int     // K settings drawn from the policy (default 1000)
-	PolicyTau  float64 // temperature of the Boltzmann policy, in reward standard deviations (default 0.2)
-	CostAware  bool    // score by CostReward (flips per autocorrelation time) instead of the paper's Reward
-	BO         bo.Options
+// The rewards a tuner can maximize (Config.Reward).
+const (
+	// RewardACF is the paper's: one minus the mean absolute energy ACF
+	// over lags 1..ACFLag of the window (Reward). The zero value of
+	// Config.Reward selects it, so the paper's experiments keep it.
+	RewardACF = "acf"
+	// RewardCost is CostReward: flips per autocorrelation time.
+	RewardCost = "cost"
+	// RewardESS is ESSReward: the log of the window's estimated effective
+	// sample size per modeled CPU-second. The command line's default.
+	RewardESS = "ess"
+)
+
+// Semivariogram is half the mean squared change of x over lag steps,
+// sum_t (x_(t+lag) - x_t)^2 / (2 (n - lag)): an estimate of
+// var * (1 - rho(lag)) that needs no estimate of the mean, so a window
+// shorter than the autocorrelation time does not bias it (the variogram
+// form of the autocorrelation that Stan's ESS uses, Vehtari et al. 2021,
+// eq. 11, and Geyer 1992). NaN when x has lag or fewer values.
+func Semivariogram(x []float64, lag int) float64 {
+	if lag < 1 || len(x) <= lag {
+		return math.NaN()
+	}
+	s := 0.0
+	for t := lag; t < len(x); t++ {
+		d := x[t] - x[t-lag]
+		s += d * d
+	}
+	return s / float64(2*(len(x)-lag))
 }
 
+// ESSTau is the integrated autocorrelation time (in steps) that a window's
+// semivariogram semi at lag (Semivariogram) implies for an AR(1)-shaped
+// autocorrelation, given the variance of the energy at equilibrium:
+//
+//	rho(lag) = 1 - semi/variance,  r = rho(lag)^(1/lag),  tau = (1+r)/(1-r),
+//
+// capped at maxTau (a chain that never moved). Every kernel samples the
+// same distribution, so variance is pooled over all the tuner's windows;
+// a window of a few hundred steps would underestimate it (its own mean
+// absorbs the slow fluctuations), which is the bias the paper's reward
+// suffers from. Why a short lag: the lag-5 rate is stable on windows of a
+// few hundred steps (log-tau spread 0.13-0.2 per 500-step window on
+// frustrated2d:L=60 at T=1, against 1.3-1.7 for Geyer's initial monotone
+// sequence on the same windows). The tuner takes the lag at equal work,
+// the steps that propose Config.ESSWork flips (LagFor), because a fixed lag
+// in steps favours long walks: their ACF drops fast over the first steps
+// and keeps a slow tail that no window of a few hundred steps resolves.
+// Measured against the long-run tau (4 x 10^5 steps) of 15 settings on
+// frustrated2d:L=60 at T = 1 and 7 on chimera:M=4,N=4,T=4 at T = 1
+// (kl..ku from 1..5 to 1..40, N 1 to 4; windows of 500 steps), log(tau /
+// ESSTau) spread over 0.25 (chimera 0.30) with the lag of 55 flips,
+// against 0.36 (chimera 0.68, falling with the walk length) with a lag of
+// 5 steps.
+func ESSTau(semi float64, lag int, variance, maxTau float64) float64 {
+	if !(variance > 0) || !(semi > 0) {
+		return maxTau
+	}
+	rho := 1 - semi/variance
+	if rho <= 0 {
+		return 1
+	}
+	r := math.Pow(rho, 1/float64(lag))
+	if r >= 1 {
+		return maxTau
+	}
+	return math.Min((1+r)/(1-r), maxTau)
+}
+
+// LagFor is the lag, in steps, of a window that proposed flipsPerStep
+// flips per step: the steps that propose work flips, at least 1 and at
+// most maxLag.
+func LagFor(work, flipsPerStep float64, maxLag int) int {
+	k := 1
+	if flipsPerStep > 0 {
+		k = int(math.Round(work / flipsPerStep))
+	}
+	return min(max(k, 1), max(maxLag, 1))
+}
+
+// ESSReward is log(ESS per modeled CPU-second) of a window: -log(tau *
+// secondsPerStep), tau from ESSTau. The cost is modeled (CostModel), not
+// measured, so that the same seed gives the same rewards, choices and
+// policy: a measured CPU time would differ from run to run.
+func ESSReward(semi float64, lag int, variance, maxTau, secondsPerStep float64) float64 {
+	return -math.Log(ESSTau(semi, lag, variance, maxTau) * secondsPerStep)
+}
+
+// CostModel is the modeled CPU time of SARDONICS steps: Step per step
+// (drawing the move, the acceptance test, recording the energy), Flip per
+// proposed flip (walk and reverse probabilities) and Undo per flip of a
+// rejected move, in seconds. It stands in for measured CPU time in the
+// ess reward (see ESSReward).
+type CostModel struct{ Step, Flip, Undo float64 }
+
+// Seconds is the modeled CPU time of one step that proposes flips flips,
+// of which rejected belong to rejected moves.
+func (c CostModel) Seconds(flips, rejected float64) float64 {
+	return c.Step + c.Flip*flips + c.Undo*rejected
+}
+
+// Cost models by engine, fitted by least squares (in relative error) to
+// the CPU seconds per step of fixed-length walks, kl = ku = k for k = 1, 2,
+// 4, ..., 64 at two bias settings (gl/gh = 0.95/1.05 and 0.89/1.15, which
+// move the acceptance rate), the median of 3 runs each, measured with
+//
+//	sardonics sample --model MODEL --T 1 --sampler sardonics --engine E \
+//	  --params kl=k,ku=k,gl=..,gh=.. --steps 20000 --burn 100 --trials 1 --threads 1
+//
+// on a 2-core AMD EPYC VM (Go 1.26, shared with other work): bucket on
+// frustrated2d:L=60,seed=1 (T = 1) and spinglass3d:L=9,seed=1 (beta = 1),
+// rms error 5%; tree on frustrated2d:L=60,seed=1 and chimera:M=4,N=4,T=4,
+// seed=1 (T = 1), rms 14%; dense on rbm-random:V=784,H=500,seed=1,
+// scale=0.1 (beta = 1, 2000 steps), rms 12%. Only their ratios steer the
+// tuner; the absolute scale sets the reward's offset.
+var (
+	CostBucket = CostModel{Step: 0.64e-6, Flip: 0.129e-6, Undo: 0.061e-6}
+	CostTree   = CostModel{Step: 0.44e-6, Flip: 0.153e-6, Undo: 0.027e-6}
+	CostDense  = CostModel{Step: 9.5e-6, Flip: 1.45e-6, Undo: 1.6e-6}
+)
+
+// CostOf is the cost model of eng's kind: the parallel RBM engine counts
+// as the serial dense one (its flips cost the same CPU, spread over
+// threads), and an unknown engine as the tree.
+func CostOf(eng saw.Engine) CostModel {
+	switch eng.(type) {
+	case *sparse.Bucket:
+		return CostBucket
+	case *dense.Engine, *parallelsaw.Engine:
+		return CostDense
+	}
+	return CostTree
+}
+
+// Config is the adaptation phase's setting. Zero fields take the defaults
+// of the reward: the paper's protocol for acf and cost, a shorter and
+// cheaper one for ess.
+type Config struct {
+	Space      bo.Space
+	Reward     string  // RewardACF (default), RewardCost or RewardESS
+	Iterations int     // I (acf, cost: 200; ess: 25, WarmUp included)
+	IterSteps  int     // L (acf, cost: 100; ess: 800)
+	ACFLag     int     // lags scored by acf and cost (default min(100, L-1))
+	Kernels    int     // K settings drawn from the policy (default 1000)
+	PolicyTau  float64 // temperature of the Boltzmann policy: in reward standard deviations (acf, cost: 0.2); in reward units, nats of ESS per CPU-second (ess: 0.05)
+	CostAware  bool    // Reward RewardCost (kept for callers that predate Reward)
+	// WarmUp is the number of iterations whose steps run with the first
+	// setting (the default theta) before the first scored window, so that
+	// the burn-in from the random start is not scored; they count in I, so
+	// the adaptation still takes at most I x L steps. Default for ess a
+	// tenth of I, rounded up (3 of 25); 0 for acf and cost. At most I-1.
+	WarmUp int
+	// ESSWork sets the lag of the ess reward's semivariogram: the steps
+	// that propose ESSWork flips (LagFor), at most L/4. Default 55, five
+	// steps of the default theta.
+	ESSWork float64
+	// StopEI ends the adaptation early once the expected improvement of
+	// the next proposal stays below StopEI (in reward units) StopAfter
+	// times in a row: the search is done and the remaining steps sample
+	// with the policy. Default for ess 0.01 (one percent of ESS per
+	// CPU-second, about what one more window costs a 10^5-step trial); 0
+	// for acf and cost (the paper's fixed I). Negative:
+	// never stop early.
+	StopEI    float64
+	StopAfter int // default 3
+	// PolicyMargin, if positive, keeps the first setting (the default
+	// theta) as the only kernel unless the policy's kernels, weighed by
+	// the surrogate's lower confidence bound (mean minus one standard
+	// deviation, averaged over them), beat its posterior mean by
+	// PolicyMargin reward units: the window estimates are noisy and their
+	// bias varies between settings by a few tenths, so a policy must
+	// promise a clear gain before it replaces a known kernel. Default for
+	// ess 0.1 (10% more ESS per CPU-second); 0 for acf and cost. Negative:
+	// no check.
+	PolicyMargin float64
+	// MaxCost bounds the search: proposals whose modeled cost per step
+	// exceeds MaxCost times the first setting's are never made (their
+	// expected improvement per cost counts as zero). The window estimates
+	// cannot tell settings apart finely enough to justify windows many
+	// times dearer than the default's, and each one spends chain time the
+	// trial pays for: the adaptation runs a fifth of a default trial's
+	// steps, so windows at twice the default's cost would add a fifth to
+	// its CPU time, more than the gains the windows can resolve. A proposal
+	// beyond the bound (from the initial design) is moved towards the first
+	// setting until it is within. Default for ess 1.5; 0 (no bound) for acf
+	// and cost. Negative: no bound.
+	MaxCost float64
+	// CPU is the clock of the tuner's own CPU time (default
+	// runner.ThreadCPU, the calling thread's: the goroutine that iterates a
+	// Session must stay locked to its OS thread, as runner.RunTrial's is;
+	// AdaptContext locks it).
+	CPU func() float64
+	BO  bo.Options
+}
+
+// WithDefaults is c with every zero field set to its reward's default.
+func (c Config) WithDefaults() Config { return c.withDefaults() }
+
 func (c Config) withDefaults() Config {
+	if c.CostAware && c.Reward == "" {
+		c.Reward = RewardCost
+	}
+	if c.Reward == "" {
+		c.Reward = RewardACF
+	}
+	ess := c.Reward == RewardESS
+	if len(c.Space.Dims) == 0 {
+		c.Space = DefaultSpace()
+	}
 	if c.Iterations <= 0 {
 		c.Iterations = 200
+		if ess {
+			c.Iterations = 25
+		}
 	}
 	if c.IterSteps <= 0 {
 		c.IterSteps = 100
+		if ess {
+			c.IterSteps = 800
+		}
 	}
 	if c.ACFLag <= 0 {
 		c.ACFLag = min(100, c.IterSteps-1)
@@ -147,15 +353,84 @@ func (c Config) withDefaults() Config {
 	}
 	if c.PolicyTau <= 0 {
 		c.PolicyTau = 0.2
+		if ess {
+			c.PolicyTau = 0.05
+		}
 	}
-	if len(c.Space.Dims) == 0 {
-		c.Space = DefaultSpace()
+	if c.StopAfter <= 0 {
+		c.StopAfter = 3
 	}
+	if c.CPU == nil {
+		c.CPU = runner.ThreadCPU
+	}
+	if ess {
+		if c.WarmUp <= 0 {
+			c.WarmUp = (c.Iterations + 9) / 10
+		}
+		if c.ESSWork <= 0 {
+			c.ESSWork = 55
+		}
+		if c.StopEI == 0 {
+			c.StopEI = 0.01
+		}
+		if c.PolicyMargin == 0 {
+			c.PolicyMargin = 0.1
+		}
+		if c.MaxCost == 0 {
+			c.MaxCost = 1.5
+		}
+		if c.BO.DirectPerPoint <= 0 {
+			c.BO.DirectPerPoint = 3
+		}
+		// The search starts at the default kernel, whose reward is the
+		// GP's prior mean (a setting must show that it beats the default),
+		// explores its neighbourhood first (the rest of the box is reached
+		// where expected improvement per modeled cost leads, see
+		// Session.evalCost), and the policy weighs settings by a lower
+		// confidence bound, so it stays where the data are.
+		if c.BO.Start == nil {
+			c.BO.Start = c.Space.ToUnit(paramsOf(saw.DefaultTheta))
+		}
+		if c.BO.Init <= 0 {
+			c.BO.Init = c.Space.Len()
+		}
+		if c.BO.InitRadius <= 0 {
+			c.BO.InitRadius = 0.1
+		}
+		if c.BO.PolicyThin <= 0 {
+			c.BO.PolicyThin = 1
+		}
+		if c.BO.GP.Restarts <= 0 {
+			c.BO.GP.Restarts = 2
+		}
+		if c.BO.GP.MaxIter <= 0 {
+			c.BO.GP.MaxIter = 30
+		}
+		if c.BO.PolicyBurnIn <= 0 {
+			c.BO.PolicyBurnIn = 200
+		}
+		if c.BO.PolicyLCB == 0 {
+			c.BO.PolicyLCB = 1
+		}
+		c.BO.PolicyObserved = true
+	}
+	// Negative StopEI, PolicyMargin and MaxCost stay negative (off), so
+	// that defaults applied twice give the same Config.
+	c.WarmUp = min(max(c.WarmUp, 0), c.Iterations-1)
 	return c
 }
 
-// Steps is the number of chain steps the adaptation phase uses.
-func (c Config) Steps() int { c = c.withDefaults(); return c.Iterations * c.IterSteps }
+// paramsOf is the parameter vector (in Names order) of th.
+func paramsOf(th saw.Theta) []float64 {
+	return []float64{float64(th.KL), float64(th.KU), th.GL, th.GH, th.PLL, th.PHL, th.PLH, float64(th.N)}
+}
+
+// Steps is the most chain steps the adaptation phase uses, I x L (it may
+// stop earlier, see StopEI).
+func (c Config) Steps() int {
+	c = c.withDefaults()
+	return c.Iterations * c.IterSteps
+}
 
 // Result is one trial's adaptation: every setting tried with its reward,
 // and the policy's kernels.
@@ -163,6 +438,57 @@ type Result struct {
 	Tried   []saw.Theta
 	Rewards []float64
 	Policy  []saw.Theta
+	// Steps is the chain steps the adaptation ran, TunerCPU the CPU
+	// seconds of its own work (not the chain's), Reward the reward's name.
+	Steps    int
+	TunerCPU float64
+	Reward   string
+}
+
+// window is what an ess-scored window leaves for rescoring once the pooled
+// variance improves: its semivariogram at its lag, its modeled cost per
+// step, and its length.
+type window struct {
+	Semi    float64 `json:"semi"`
+	Lag     int     `json:"lag"`
+	Seconds float64 `json:"seconds"`
+	N       int     `json:"n"`
+}
+
+// pool accumulates the count, mean and sum of squared deviations of the
+// scored windows' energies (the parallel update of Chan, Golub and LeVeque
+// 1979), for the equilibrium variance that ESSTau needs.
+type pool struct {
+	N    float64 `json:"n"`
+	Mean float64 `json:"mean"`
+	M2   float64 `json:"m2"`
+}
+
+func (p *pool) add(x []float64) {
+	if len(x) == 0 {
+		return
+	}
+	n := float64(len(x))
+	m := 0.0
+	for _, v := range x {
+		m += v
+	}
+	m /= n
+	m2 := 0.0
+	for _, v := range x {
+		m2 += (v - m) * (v - m)
+	}
+	d, tot := m-p.Mean, p.N+n
+	p.M2 += m2 + d*d*p.N*n/tot
+	p.Mean += d * n / tot
+	p.N = tot
+}
+
+func (p pool) variance() float64 {
+	if p.N < 2 {
+		return 0
+	}
+	return p.M2 / (p.N - 1)
 }
 
 // Session is one trial's adaptation phase, advanced one iteration at a
@@ -173,53 +499,216 @@ type Session struct {
 	opt      *bo.Optimizer
 	res      Result
 	energies []float64
+	cost     *CostModel // of the chain's engine, set by the first Iterate
+	windows  []window   // ess: every scored window
+	pool     pool       // ess: energies of every scored window
+	quiet    int        // proposals in a row with negligible expected improvement
+	stopped  bool
 }
 
 // NewSession starts an adaptation phase drawing from r.
 func NewSession(cfg Config, r *rand.PCG) (*Session, error) {
 	cfg = cfg.withDefaults()
-	opt, err := bo.NewOptimizer(cfg.Space, cfg.BO, r)
+	switch cfg.Reward {
+	case RewardACF, RewardCost, RewardESS:
+	default:
+		return nil, fmt.Errorf("tune: reward %q (expected %s, %s or %s)", cfg.Reward, RewardESS, RewardACF, RewardCost)
+	}
+	s := &Session{cfg: cfg, energies: make([]float64, cfg.IterSteps)}
+	s.res.Reward = cfg.Reward
+	opts := cfg.BO
+	if cfg.Reward == RewardESS && opts.EvalCost == nil {
+		opts.EvalCost = s.evalCost
+	}
+	opt, err := bo.NewOptimizer(cfg.Space, opts, r)
 	if err != nil {
 		return nil, err
 	}
-	return &Session{cfg: cfg, opt: opt, energies: make([]float64, cfg.IterSteps)}, nil
+	s.opt = opt
+	return s, nil
 }
 
-// Done says whether all iterations have run.
-func (s *Session) Done() bool { return len(s.res.Rewards) >= s.cfg.Iterations }
+// evalCost is the modeled CPU seconds per step of the setting at u, with
+// its expected N (kl + ku) flips per step (2N walks of mean length
+// (kl+ku)/2) and no rejections: the ess tuner's cost of evaluating u, so
+// that it explores where windows are cheap (bo.Options.EvalCost); +Inf
+// beyond MaxCost.
+func (s *Session) evalCost(u []float64) float64 {
+	c := CostTree
+	if s.cost != nil {
+		c = *s.cost
+	}
+	sec := func(th saw.Theta) float64 { return c.Seconds(float64(th.N*(th.KL+th.KU)), 0) }
+	v := sec(ThetaOf(s.cfg.Space.ToParams(u)))
+	if s.cfg.MaxCost > 0 && v > s.cfg.MaxCost*sec(s.first()) {
+		return math.Inf(1)
+	}
+	return v
+}
+
+// withinCost moves u towards the first setting, by bisection on the
+// segment between them, to the farthest snapped point whose modeled cost
+// is within MaxCost.
+func (s *Session) withinCost(u []float64) []float64 {
+	u0 := s.cfg.Space.ToUnit(paramsOf(s.first()))
+	at := func(t float64) []float64 {
+		v := make([]float64, len(u))
+		for i := range v {
+			v[i] = u0[i] + t*(u[i]-u0[i])
+		}
+		return s.cfg.Space.Snap(v)
+	}
+	lo, hi := 0.0, 1.0
+	for range 30 {
+		if mid := (lo + hi) / 2; math.IsInf(s.evalCost(at(mid)), 1) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return at(lo)
+}
+
+// first is the first setting evaluated: the default theta (Config.BO.Start).
+func (s *Session) first() saw.Theta {
+	if len(s.res.Tried) > 0 {
+		return s.res.Tried[0]
+	}
+	return ThetaOf(s.cfg.Space.ToParams(s.cfg.BO.Start))
+}
+
+// Done says whether the adaptation is over: all iterations ran, or
+// expected improvement became negligible (Config.StopEI).
+func (s *Session) Done() bool {
+	return s.stopped || len(s.res.Rewards) >= s.cfg.Iterations-s.cfg.WarmUp
+}
 
 // Iterate runs one iteration: the next setting from the optimizer, L chain
-// steps with it (step advances ch by one step), and the reward.
+// steps with it (step advances ch by one step), and the reward. An
+// iteration whose proposal promises a negligible improvement (the
+// StopAfter-th in a row below StopEI) runs no steps and ends the
+// adaptation instead.
 func (s *Session) Iterate(ch *saw.Chain, step func()) error {
+	c0 := s.cfg.CPU()
+	if s.cost == nil {
+		c := CostOf(ch.Engine())
+		s.cost = &c
+	}
 	u, err := s.opt.Next()
 	if err != nil {
 		return err
+	}
+	if ei := s.opt.LastEI(); s.cfg.StopEI > 0 && !math.IsInf(ei, 1) {
+		if ei < s.cfg.StopEI {
+			s.quiet++
+		} else {
+			s.quiet = 0
+		}
+		if s.quiet >= s.cfg.StopAfter {
+			s.stopped = true
+			s.res.TunerCPU += s.cfg.CPU() - c0
+			return nil
+		}
+	}
+	if s.cfg.MaxCost > 0 && math.IsInf(s.evalCost(u), 1) {
+		u = s.withinCost(u)
 	}
 	th := ThetaOf(s.cfg.Space.ToParams(u))
 	if err := ch.SetThetas([]saw.Theta{th}); err != nil {
 		return err
 	}
-	flips0 := ch.Stats().Flips
+	s.res.TunerCPU += s.cfg.CPU() - c0
+	if len(s.res.Tried) == 0 {
+		n := s.cfg.WarmUp * s.cfg.IterSteps
+		for range n {
+			step()
+		}
+		s.res.Steps += n
+	}
+	st0 := ch.Stats()
 	for j := range s.energies {
 		step()
 		s.energies[j] = ch.Energy()
 	}
-	rw := Reward(s.energies, s.cfg.ACFLag)
-	if s.cfg.CostAware {
-		fps := float64(ch.Stats().Flips-flips0) / float64(len(s.energies))
+	s.res.Steps += len(s.energies)
+	c1 := s.cfg.CPU()
+	st := ch.Stats()
+	L := float64(len(s.energies))
+	fps := float64(st.Flips-st0.Flips) / L
+	var rw float64
+	switch s.cfg.Reward {
+	case RewardCost:
 		rw = CostReward(s.energies, s.cfg.ACFLag, fps, ch.Engine().N())
-	}
-	if err := s.opt.Observe(u, rw); err != nil {
-		return err
+	case RewardESS:
+		rejected := 0.0
+		if p := st.Proposed - st0.Proposed; p > 0 {
+			rejected = fps * float64(p-(st.Accepted-st0.Accepted)) / float64(p)
+		}
+		lag := LagFor(s.cfg.ESSWork, fps, len(s.energies)/4)
+		s.windows = append(s.windows, window{Semi: Semivariogram(s.energies, lag), Lag: lag,
+			Seconds: s.cost.Seconds(fps, rejected), N: len(s.energies)})
+		s.pool.add(s.energies)
+		rw = s.essReward(s.windows[len(s.windows)-1])
+	default:
+		rw = Reward(s.energies, s.cfg.ACFLag)
 	}
 	s.res.Tried = append(s.res.Tried, th)
 	s.res.Rewards = append(s.res.Rewards, rw)
+	if s.cfg.Reward == RewardESS {
+		// Rescore every window with the variance pooled over all of them.
+		for i, w := range s.windows {
+			s.res.Rewards[i] = s.essReward(w)
+		}
+		if err := s.opt.Observe(u, s.floored(rw)); err != nil {
+			return err
+		}
+		fl := make([]float64, len(s.res.Rewards))
+		for i, r := range s.res.Rewards {
+			fl[i] = s.floored(r)
+		}
+		if err := s.opt.Relabel(fl); err != nil {
+			return err
+		}
+	} else if err := s.opt.Observe(u, rw); err != nil {
+		return err
+	}
+	s.res.TunerCPU += s.cfg.CPU() - c1
 	return nil
+}
+
+// floored is an ess reward as the surrogate sees it: at least the first
+// window's (the default kernel's) minus essFloor. Settings over e^2 = 7
+// times worse than the default are all equally uninteresting, and their
+// rewards (down to a chain that never moves) would otherwise stretch the
+// GP's scale and tilt its fit far from them.
+func (s *Session) floored(r float64) float64 {
+	if len(s.res.Rewards) == 0 {
+		return r
+	}
+	return math.Max(r, s.res.Rewards[0]-essFloor)
+}
+
+const essFloor = 2
+
+// essReward scores window w with the current pooled variance. A window
+// whose chain never moved gets tau = 100 L.
+func (s *Session) essReward(w window) float64 {
+	return ESSReward(w.Semi, w.Lag, s.pool.variance(), 100*float64(w.N), w.Seconds)
 }
 
 // Finish draws the policy's K kernels and sets them on ch.
 func (s *Session) Finish(ch *saw.Chain) (*Result, error) {
-	us, err := s.opt.Policy(s.cfg.Kernels, s.cfg.PolicyTau)
+	c0 := s.cfg.CPU()
+	tau := s.cfg.PolicyTau
+	if s.cfg.Reward == RewardESS {
+		// PolicyTau is in reward units; Policy takes standardized ones.
+		sc, err := s.opt.RewardScale()
+		if err != nil {
+			return nil, err
+		}
+		tau /= sc
+	}
+	us, err := s.opt.Policy(s.cfg.Kernels, tau)
 	if err != nil {
 		return nil, err
 	}
@@ -227,7 +716,63 @@ func (s *Session) Finish(ch *saw.Chain) (*Result, error) {
 	for _, u := range us {
 		s.res.Policy = append(s.res.Policy, ThetaOf(s.cfg.Space.ToParams(u)))
 	}
+	if s.cfg.Reward == RewardESS {
+		oneBias(s.res.Policy)
+	}
+	if s.cfg.PolicyMargin > 0 && len(s.res.Tried) > 0 {
+		keep, err := s.promising()
+		if err != nil {
+			return nil, err
+		}
+		if !keep {
+			s.res.Policy = append(s.res.Policy[:0], s.res.Tried[0])
+		}
+	}
+	s.res.TunerCPU += s.cfg.CPU() - c0
 	return &s.res, ch.SetThetas(s.res.Policy)
+}
+
+// promising says whether the drawn policy clears PolicyMargin against the
+// first setting tried (see Config.PolicyMargin): against the larger of its
+// posterior mean and its own reward, which is the GP's prior mean, so
+// that unexplored settings (whose prediction is that prior) never pass.
+func (s *Session) promising() (bool, error) {
+	m0, _, err := s.opt.Predict(s.cfg.Space.ToUnit(paramsOf(s.res.Tried[0])))
+	if err != nil {
+		return false, err
+	}
+	m0 = math.Max(m0, s.opt.FirstReward())
+	// Kernels repeat (the policy draws from the settings tried): predict
+	// each distinct one once.
+	seen := map[saw.Theta]float64{}
+	lcb := 0.0
+	for _, k := range s.res.Policy {
+		v, ok := seen[k]
+		if !ok {
+			m, sd, err := s.opt.Predict(s.cfg.Space.ToUnit(paramsOf(k)))
+			if err != nil {
+				return false, err
+			}
+			v = m - sd
+			seen[k] = v
+		}
+		lcb += v / float64(len(s.res.Policy))
+	}
+	return lcb >= m0+s.cfg.PolicyMargin, nil
+}
+
+// oneBias gives every kernel of a policy the biases gL and gH of its first
+// (with Options.PolicyObserved, its most frequent setting). A chain that
+// mixes kernels picks one at random every step, and an engine rebuilds its
+// tables whenever the biases change (O(M) for the sparse ones): with K
+// distinct biases nearly every step would pay that, many times the cost
+// of a walk, while walk lengths, types and N change for free. The mixture
+// is still of pi-invariant kernels chosen independently of the state, so
+// exact.
+func oneBias(ks []saw.Theta) {
+	for i := range ks {
+		ks[i].GL, ks[i].GH = ks[0].GL, ks[0].GH
+	}
 }
 
 // Current is the setting of the last iteration (the chain's kernel).
@@ -242,6 +787,12 @@ type sessionJSON struct {
 	Optimizer json.RawMessage `json:"optimizer"`
 	Tried     []string        `json:"tried"`
 	Rewards   []float64       `json:"rewards"`
+	Steps     int             `json:"steps"`
+	TunerCPU  float64         `json:"tuner_cpu_seconds"`
+	Windows   []window        `json:"windows,omitempty"`
+	Pool      pool            `json:"pool"`
+	Quiet     int             `json:"quiet"`
+	Stopped   bool            `json:"stopped"`
 }
 
 // MarshalJSON saves the session between iterations.
@@ -250,7 +801,8 @@ func (s *Session) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := sessionJSON{Optimizer: o, Rewards: s.res.Rewards}
+	j := sessionJSON{Optimizer: o, Rewards: s.res.Rewards, Steps: s.res.Steps, TunerCPU: s.res.TunerCPU,
+		Windows: s.windows, Pool: s.pool, Quiet: s.quiet, Stopped: s.stopped}
 	for _, th := range s.res.Tried {
 		j.Tried = append(j.Tried, th.String())
 	}
@@ -269,7 +821,11 @@ func (s *Session) UnmarshalJSON(b []byte) error {
 	if len(j.Tried) != len(j.Rewards) {
 		return fmt.Errorf("tuning checkpoint has %d settings and %d rewards", len(j.Tried), len(j.Rewards))
 	}
-	s.res = Result{Rewards: j.Rewards}
+	if s.cfg.Reward == RewardESS && len(j.Windows) != len(j.Rewards) {
+		return fmt.Errorf("tuning checkpoint has %d scored windows and %d rewards", len(j.Windows), len(j.Rewards))
+	}
+	s.res = Result{Rewards: j.Rewards, Steps: j.Steps, TunerCPU: j.TunerCPU, Reward: s.cfg.Reward}
+	s.windows, s.pool, s.quiet, s.stopped = j.Windows, j.Pool, j.Quiet, j.Stopped
 	for _, t := range j.Tried {
 		th, err := saw.ParseTheta(t)
 		if err != nil {
@@ -290,13 +846,18 @@ func Adapt(cfg Config, ch *saw.Chain, r *rand.PCG, step func()) (*Result, error)
 // then returns the finished iterations (Tried and Rewards, no Policy) with
 // ctx's error.
 func AdaptContext(ctx context.Context, cfg Config, ch *saw.Chain, r *rand.PCG, step func()) (*Result, error) {
+	// The tuner's CPU clock reads the calling thread's time.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	s, err := NewSession(cfg, r)
 	if err != nil {
 		return nil, err
 	}
 	for !s.Done() {
 		if ctx.Err() != nil {
-			return &Result{Tried: s.res.Tried, Rewards: s.res.Rewards}, ctx.Err()
+			res := s.res
+			res.Policy = nil
+			return &res, ctx.Err()
 		}
 		if err := s.Iterate(ch, step); err != nil {
 			return nil, err
@@ -328,12 +889,13 @@ func (s *session) Finish(ch *saw.Chain) (*runner.TuneRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	return res.Record(s.cfg.Steps()), nil
+	return res.Record(), nil
 }
 
 // Record converts a result for the trial's stats.json.
-func (res *Result) Record(steps int) *runner.TuneRecord {
-	tr := &runner.TuneRecord{Rewards: res.Rewards, Policy: res.Policy, Steps: steps}
+func (res *Result) Record() *runner.TuneRecord {
+	tr := &runner.TuneRecord{Rewards: res.Rewards, Policy: res.Policy, Steps: res.Steps,
+		Reward: res.Reward, TunerCPUSeconds: res.TunerCPU}
 	for _, th := range res.Tried {
 		tr.Thetas = append(tr.Thetas, th.String())
 	}
