@@ -148,7 +148,7 @@ func (c *sw) addRun(i, j0 int32, w []float64, beta float64) {
 			thr, sg, wk := uint64(0), uint64(0), 0.0
 			if k+q < len(w) {
 				wk = w[k+q]
-				thr = threshold(-math.Expm1(-2 * beta * math.Abs(wk)))
+				thr = bondThreshold(beta, wk)
 				if wk < 0 {
 					sg = 0x80
 				}
@@ -172,8 +172,17 @@ func (c *sw) addRun(i, j0 int32, w []float64, beta float64) {
 	c.blocks = append(c.blocks, block{int(i), 1, int(j0), len(w), lanes * w0, lanes * int(rn.w1-rn.w0)})
 }
 
+// bondThreshold is the threshold of a bond of coupling w: p = 1 -
+// exp(-2 beta |w|), 0 for w = 0 even where 2 beta overflows to +Inf.
+func bondThreshold(beta, w float64) uint64 {
+	if w == 0 {
+		return 0
+	}
+	return threshold(-math.Expm1(-2 * beta * math.Abs(w)))
+}
+
 func (c *sw) addFlat(i, j int32, w, beta float64) {
-	thr := threshold(-math.Expm1(-2 * beta * math.Abs(w)))
+	thr := bondThreshold(beta, w)
 	if w < 0 {
 		thr |= sgnBit
 	}

@@ -72,14 +72,18 @@ func Probs(m *model.Ising, beta float64) ([]float64, error) {
 	}
 	p := make([]float64, 1<<m.N)
 	grayWalk(m, 0, m.N, nil, func(idx uint64, e float64) { p[idx] = e })
-	// The largest log-weight -beta*E sets the scale, so every weight is <= 1.
-	lmax := math.Inf(-1)
+	// The state of largest weight, of energy ref, sets the scale, so every
+	// weight exp(-beta (E - ref)) is at most 1 (0 where beta (E - ref)
+	// overflows).
+	ref := p[0]
 	for _, e := range p {
-		lmax = math.Max(lmax, -beta*e)
+		if beta*(e-ref) < 0 {
+			ref = e
+		}
 	}
 	var z neumaier
 	for i, e := range p {
-		p[i] = math.Exp(-beta*e - lmax)
+		p[i] = math.Exp(-beta * (e - ref))
 		z.add(p[i])
 	}
 	inv := 1 / z.sum()
@@ -140,7 +144,7 @@ func EnumerateContext(ctx context.Context, m *model.Model, beta float64) (*Resul
 	var stop atomic.Bool
 	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 	res, err := enumerate(m, beta, &stop)
-	if err == nil && stop.Load() {
+	if stop.Load() { // an abandoned enumeration's sums mean nothing
 		return nil, ctx.Err()
 	}
 	return res, err
@@ -163,13 +167,33 @@ func enumerate(m *model.Model, beta float64, stop *atomic.Bool) (*Result, error)
 			full := enumerateIsing(m.Ising, beta, stop)
 			res.EnergyDistribution = full.EnergyDistribution
 		}
-		return res, nil
+		return checkFinite(res)
 	}
 	if m.Ising.N > MaxEnumerate {
 		return nil, fmt.Errorf("model has %d variables (expected at most %d for exact enumeration)", m.Ising.N, MaxEnumerate)
 	}
-	return enumerateIsing(m.Ising, beta, stop), nil
+	return checkFinite(enumerateIsing(m.Ising, beta, stop))
 }
+
+// checkFinite refuses a result that float64 cannot hold: ln Z is beta
+// times an energy plus a logarithm, and overflows once beta |E| does
+// (beta 1e300 on energies of 1e9), whatever the summation.
+func checkFinite(res *Result) (*Result, error) {
+	bad := !finite(res.LnZ) || !finite(res.EnergyMean) || !finite(res.EnergyVar)
+	for _, d := range res.EnergyDistribution {
+		bad = bad || !finite(d[0]) || !finite(d[1])
+	}
+	for _, v := range res.VisibleMeans {
+		bad = bad || !finite(v)
+	}
+	if bad {
+		return nil, fmt.Errorf("ln Z or the energy moments at beta = %g overflow float64 (expected beta times the largest |energy| well below %g: use a smaller beta)",
+			res.Beta, math.MaxFloat64)
+	}
+	return res, nil
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // splitBits is how many top variables are fixed per chunk: 2^splitBits chunks
 // run concurrently and are merged in chunk order, so results do not depend
@@ -233,7 +257,7 @@ func enumerateIsing(m *model.Ising, beta float64, stop *atomic.Bool) *Result {
 		scale += math.Abs(h)
 	}
 	scale = math.Max(scale, 1e-300)
-	quantum := scale * 1e-12
+	quantum := levelGrid(scale, beta)
 
 	parts := make([]isingChunk, chunks)
 	parallel(chunks, func(c int) {
@@ -292,7 +316,7 @@ func enumerateIsing(m *model.Ising, beta float64, stop *atomic.Bool) *Result {
 			levels = append(levels, l)
 		}
 		slices.SortFunc(levels, func(a, b level) int { return cmpFloat(a.e, b.e) })
-		fromLevels(res, levels, beta, scale)
+		fromLevels(res, levels, beta, quantum)
 		return res
 	}
 	if stop.Load() {
@@ -312,41 +336,74 @@ func cmpFloat(a, b float64) int {
 	return 0
 }
 
-// fromLevels fills res from a density of states sorted by energy.
-func fromLevels(res *Result, levels []level, beta, scale float64) {
+// levelGrid is the spacing of the grid on which enumerated energies are
+// keyed into levels, for a model whose energies lie within scale of its
+// offset. It is far coarser than the rounding of incremental energies
+// (about 1e-16 scale), so that rounding rarely splits a level, and so fine
+// that merging energies one grid step apart changes beta E by at most
+// 1e-9, so that distinct levels are not merged (energies of 1e12 one unit
+// apart are two levels at beta = 1). Never below 1e-17 scale, beneath
+// float64's resolution of the energies anyway, so keys stay within int64.
+func levelGrid(scale, beta float64) float64 {
+	g := scale * 1e-12
+	if b := math.Abs(beta); b*g > 1e-9 {
+		g = 1e-9 / b
+	}
+	return math.Max(g, scale*1e-17)
+}
+
+// fromLevels fills res from a density of states sorted by energy, keyed on
+// a grid of spacing quantum.
+func fromLevels(res *Result, levels []level, beta, quantum float64) {
+	// Weights relative to the level of lowest (beta >= 0) or highest
+	// energy, e0: beta (E - e0) >= 0 may be +Inf (a weight of 0) but
+	// never -Inf, so no Inf - Inf arises, and energy differences keep
+	// their precision where the energies are large.
+	e0 := levels[0].e
+	if beta < 0 {
+		e0 = levels[len(levels)-1].e
+	}
+	lw := make([]float64, len(levels))
 	lmax := math.Inf(-1)
-	for _, l := range levels {
-		lmax = math.Max(lmax, math.Log(l.n)-beta*l.e)
+	for i, l := range levels {
+		lw[i] = math.Log(l.n) - beta*(l.e-e0)
+		lmax = math.Max(lmax, lw[i])
 	}
 	p := make([]float64, len(levels))
 	var z neumaier
-	for i, l := range levels {
-		p[i] = math.Exp(math.Log(l.n) - beta*l.e - lmax)
+	for i := range levels {
+		p[i] = math.Exp(lw[i] - lmax)
 		z.add(p[i])
 	}
 	zs := z.sum()
+	// Moments of E - e0, exact differences for nearby levels, so that the
+	// variance of levels 1 apart near 3e12 is not lost to rounding.
 	var mean neumaier
 	for i := range p {
 		p[i] /= zs
-		mean.add(p[i] * levels[i].e)
+		mean.add(p[i] * (levels[i].e - e0))
 	}
-	mu := mean.sum()
+	md := mean.sum()
 	var v neumaier
 	for i, l := range levels {
-		d := l.e - mu
+		d := (l.e - e0) - md
 		v.add(p[i] * d * d)
 	}
-	res.LnZ = lmax + math.Log(zs)
+	mu := e0 + md
+	res.LnZ = -beta*e0 + (lmax + math.Log(zs))
 	res.EnergyMean = mu
 	res.EnergyVar = v.sum()
 
 	// Group energies equal within the tolerance (the grid and incremental
-	// rounding can split one level into neighbouring keys).
+	// rounding can split one level into neighbouring keys), but never
+	// those more than 1000 grid steps (and a few ulps) apart, so that
+	// levels whose weights differ stay apart however large the energies.
 	var dist [][2]float64
 	for i, l := range levels {
 		if k := len(dist) - 1; k >= 0 {
 			prev := dist[k][0]
-			tol := groupTol*math.Max(math.Abs(prev), math.Abs(l.e)) + 1e-12*scale
+			big := math.Max(math.Abs(prev), math.Abs(l.e))
+			tol := min(groupTol*big+quantum, 1e3*quantum+1e-14*big)
 			if l.e-prev <= tol {
 				dist[k][1] += p[i]
 				continue

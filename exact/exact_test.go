@@ -383,3 +383,68 @@ func TestManyLevelsBinned(t *testing.T) {
 	}
 	checkDistribution(t, res, mean)
 }
+
+// TestLargeCouplings: couplings of 1e12 put the energies near 3e12 with
+// the two ground levels one unit apart. They used to be keyed into one
+// level (the grid was 1e-12 of the model's scale, 3 units), giving
+// ln Z = 3e12 - 0.5 + ln 2 and variance 0; the grid now keeps beta times
+// its spacing below 1e-9, and weights are taken relative to the lowest
+// energy, so ln Z, the mean and the variance are those of the two levels
+// (log(1 + 1/e) = 0.31326...), also at beta 1e6 where beta E is 3e18.
+// Beyond float64 (beta 1e300) Enumerate refuses rather than return NaN.
+func TestLargeCouplings(t *testing.T) {
+	edges := []model.Edge{{I: 0, J: 1, W: 1e12}, {I: 1, J: 2, W: -1e12}, {I: 2, J: 3, W: 1e12}, {I: 0, J: 3, W: 1}}
+	is, err := model.NewIsing(4, edges, []float64{0.5, 0, 0, 0}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &model.Model{Kind: model.KindIsing, Ising: is}
+	res, err := Enumerate(m, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := 1 / (1 + math.E) // the weight of the upper ground level
+	relClose(t, "ln Z", res.LnZ, 2999999999999.5+math.Log1p(1/math.E), 1e-15)
+	relClose(t, "mean", res.EnergyMean, -2999999999999.5+p, 1e-15)
+	relClose(t, "var", res.EnergyVar, p*(1-p), 1e-9)
+	if d := res.EnergyDistribution; len(d) < 2 || d[0][0] != -2999999999999.5 || d[1][0] != -2999999999998.5 {
+		t.Errorf("distribution starts %v, want the levels -2999999999999.5 and -2999999999998.5 apart", d[:min(len(d), 2)])
+	}
+	res, err = Enumerate(m, 1e6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	relClose(t, "ln Z at beta 1e6", res.LnZ, 1e6*2999999999999.5, 1e-15)
+	if res.EnergyMean != -2999999999999.5 || res.EnergyVar != 0 {
+		t.Errorf("beta 1e6: mean %v, var %v (want the ground energy, 0)", res.EnergyMean, res.EnergyVar)
+	}
+	// Probs: relative weights, no Inf - Inf.
+	pr, err := Probs(is, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := 0.0
+	for _, x := range pr {
+		if math.IsNaN(x) {
+			t.Fatal("Probs gave NaN")
+		}
+		sum += x
+	}
+	relClose(t, "sum of Probs", sum, 1, 1e-12)
+	for _, beta := range []float64{1e300, -1e300, math.MaxFloat64} {
+		if res, err := Enumerate(m, beta); err == nil || !strings.Contains(err.Error(), "overflow float64") {
+			t.Errorf("beta %g: %+v, %v (want an overflow error)", beta, res, err)
+		}
+	}
+	r, err := model.NewRBM(2, 2, []float64{1e12, -1e12, 3, 1e12}, []float64{1, 0}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ris, _ := r.Ising()
+	if _, err := Enumerate(&model.Model{Kind: model.KindRBM, Ising: ris, RBM: r}, 1e300); err == nil || !strings.Contains(err.Error(), "overflow float64") {
+		t.Errorf("RBM at beta 1e300: %v (want an overflow error)", err)
+	}
+	if res, err := Enumerate(&model.Model{Kind: model.KindRBM, Ising: ris, RBM: r}, 1); err != nil || math.IsNaN(res.EnergyVar) {
+		t.Errorf("RBM at beta 1: %+v, %v", res, err)
+	}
+}

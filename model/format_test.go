@@ -99,6 +99,10 @@ func TestParseText(t *testing.T) {
 		{"0\n", "f.txt:1: variable count 0"},
 		{"1000000000000\n", "f.txt:1: variable count 1000000000000 too large"},
 		{"99999999999 0 1\n", "out of range (expected 0..4194303)"},
+		// MaxEnergy: one value, or the sum of |values| so far, beyond 1e15.
+		{"0 1 1\n1 2 1e300\n", "f.txt:2: coupling 1e300 too large (expected |value| <= 1e+15"},
+		{"3\n1 1 -1.5e15\n", "f.txt:2: field -1.5e15 too large (expected |value| <= 1e+15"},
+		{"0 1 5e14\n1 1 -4e14\n\n1 2 2e14\n", "f.txt:4: coupling 2e14 brings the sum of |values| to 1.1e+15 (expected at most 1e+15"},
 	} {
 		_, err := ParseText("f.txt", strings.NewReader(tc.in))
 		wantInputError(t, err, tc.want)
@@ -142,9 +146,15 @@ func TestParseQUBO(t *testing.T) {
 		_, err := ParseQUBO("q.qubo", strings.NewReader(tc.in))
 		wantInputError(t, err, tc.want)
 	}
-	// Terms that are finite but whose Ising form overflows are still an InputError.
+	// Terms that are finite but whose Ising form would overflow are refused
+	// on their line (MaxEnergy), as are terms that only together exceed it.
 	_, err = ParseQUBO("q.qubo", strings.NewReader("p qubo 0 3 3 0\n0 0 1.7e308\n1 1 1.7e308\n2 2 1.7e308\n"))
-	wantInputError(t, err, "q.qubo: offset is +Inf")
+	wantInputError(t, err, "q.qubo:2: term 1.7e308 too large (expected |value| <= 1e+15")
+	_, err = ParseQUBO("q.qubo", strings.NewReader("p qubo 0 3 2 1\n0 0 6e14\n1 1 -3e14\n0 1 2e14\n"))
+	wantInputError(t, err, "q.qubo:4: term 2e14 brings the sum of |values| to 1.1e+15 (expected at most 1e+15")
+	if _, err = ParseQUBO("q.qubo", strings.NewReader("p qubo 0 3 2 1\n0 0 6e14\n1 1 -3e14\n0 1 1e14\n")); err != nil {
+		t.Errorf("terms summing to MaxEnergy: %v", err)
+	}
 }
 
 // npzOf builds an archive from named raw .npy entries.
@@ -250,6 +260,8 @@ func TestReadNPZ(t *testing.T) {
 		{with("W", npy("<f8", false, "(100000000, 100000000)", nil)), "array W: shape [100000000 100000000] too large"},
 		{with("W", npy("<f8", false, "(2 3)", w)), "array W: bad header"},
 		{with("b", npy("<f8", false, "(2,)", []float64{math.NaN(), 1})), "array b: element 0 is NaN (expected finite numbers)"},
+		{with("c", npy("<f4", false, "(3,)", []float64{1, 3e38, 1})), "array c: element 1: value 3.0000000054977558e+38 too large (expected |value| <= 1e+15"},
+		{with("b", npy("<f8", false, "(2,)", []float64{1, 1e15})), "array b: element 1: value 1e+15 brings the sum of |values| to 1e+15 (expected at most 1e+15"},
 		{npzOf(t, zip.Store, "W.npy", good("W"), "W.npy", good("W"), "b.npy", good("b"), "c.npy", good("c")), "array W given twice"},
 	} {
 		_, err := ReadNPZ("r.npz", tc.data)

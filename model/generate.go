@@ -219,12 +219,19 @@ func RandomRBM(v, h int, seed uint64, scale float64) (*Model, error) {
 	}
 	r := rand.NewPCG(seed, GenStream)
 	w := make([]float64, v*h)
+	sumZ := 0.0 // sum of |z|: the weights' magnitudes sum to scale*sumZ
 	for k := 0; k < len(w); k += 2 {
 		z0, z1 := normalPair(r)
 		w[k] = scale * z0
+		sumZ += math.Abs(z0)
 		if k+1 < len(w) {
 			w[k+1] = scale * z1
+			sumZ += math.Abs(z1)
 		}
+	}
+	if sum := scale * sumZ; sum > MaxEnergy {
+		return nil, inputErr("--model", 0, "rbm-random: scale=%s gives weights whose magnitudes sum to %s (expected at most %s, the largest |energy| a model may reach: here scale <= %s)",
+			fmtFloat(scale), fmtG(sum), fmtFloat(MaxEnergy), fmtFloor3(MaxEnergy/sumZ))
 	}
 	rb, err := NewRBM(v, h, w, nil, nil)
 	if err != nil {

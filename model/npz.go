@@ -98,6 +98,17 @@ func ReadNPZ(name string, data []byte) (*Model, error) {
 			}
 		}
 	}
+	var size magnitude
+	for _, a := range []struct {
+		k string
+		a *npyArray
+	}{{"W", w}, {"b", b}, {"c", c}} {
+		for i, x := range a.a.vals {
+			if msg := size.add("value", "", x); msg != "" {
+				return nil, inputErr(name, 0, "array %s: element %d: %s", a.k, i, msg)
+			}
+		}
+	}
 	r, err := NewRBM(v, h, w.vals, b.vals, c.vals)
 	if err != nil {
 		return nil, inputErr(name, 0, "%v", err)

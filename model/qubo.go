@@ -41,6 +41,7 @@ func ParseQUBO(name string, r io.Reader) (*Model, error) {
 	}
 	q := &QUBO{N: n, Diag: make([]float64, n)}
 	seen := map[uint64]int{}
+	var size magnitude
 	for k := 0; ; k++ {
 		f, ok, err := lr.next("c")
 		if err != nil {
@@ -89,6 +90,9 @@ func ParseQUBO(name string, r io.Reader) (*Model, error) {
 			return nil, inputErr(name, lr.line, "pair %d-%d given twice (first on line %d)", i, j, prev)
 		}
 		seen[key] = lr.line
+		if msg := size.add("term", f[2], v); msg != "" {
+			return nil, inputErr(name, lr.line, "%s", msg)
+		}
 		if i == j {
 			q.Diag[i] = v
 		} else {

@@ -58,6 +58,8 @@ func TestLoadSpecErrors(t *testing.T) {
 		{"rbm-random:V=10", "rbm-random: missing key H"},
 		{"rbm-random:V=10,H=10,scale=-1", "scale=-1 (expected a finite number >= 0)"},
 		{"rbm-random:V=10,H=10,scale=nan", "scale=nan"},
+		{"rbm-random:V=10,H=10,scale=1e300", "rbm-random: scale=1e+300 gives weights whose magnitudes sum to 7.81875e+301"},
+		{"rbm-random:V=10,H=10,scale=1e308", "sum to more than 1.7976931348623157e+308 (expected at most 1e+15, the largest |energy| a model may reach: here scale <= 1.27e+13)"},
 		{"rbm-random:V=100000,H=100000", "too large"},
 		{"rbm:", "rbm: no path (expected rbm:PATH.npz)"},
 		{"paper-rbm:x=1", "paper-rbm takes no keys"},

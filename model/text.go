@@ -114,6 +114,7 @@ func ParseText(name string, r io.Reader) (*Model, error) {
 	var fields []field
 	seen := map[uint64]int{}
 	maxIdx := int32(-1)
+	var size magnitude
 	for {
 		f, ok, err := lr.next("#")
 		if err != nil {
@@ -158,6 +159,13 @@ func ParseText(name string, r io.Reader) (*Model, error) {
 			return nil, inputErr(name, lr.line, "pair %d-%d given twice (first on line %d)", min(i, j), max(i, j), prev)
 		}
 		seen[k] = lr.line
+		what := "coupling"
+		if i == j {
+			what = "field"
+		}
+		if msg := size.add(what, f[2], v); msg != "" {
+			return nil, inputErr(name, lr.line, "%s", msg)
+		}
 		maxIdx = max(maxIdx, i, j)
 		if i == j {
 			fields = append(fields, field{i, v})

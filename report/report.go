@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"math"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -104,18 +105,22 @@ func (s Series) decimate() plotter.XYs {
 	return out
 }
 
-// newPlot is a plot with fonts sized for an 800-pixel-wide figure.
+// newPlot is a plot with fonts sized for an 800-pixel-wide figure. Its
+// title, if any, is fitted to the figure's width (fitText); figures with
+// a header of their own (drawHeader) pass "".
 func newPlot(title, xlabel, ylabel string) *plot.Plot {
 	p := plot.New()
-	p.Title.Text = title
 	p.Title.TextStyle.Font.Size = 15
+	p.Title.Text = fitText(&p.Title.TextStyle, title, Width-vg.Points(16))
 	p.X.Label.Text = xlabel
 	p.Y.Label.Text = ylabel
 	for _, a := range []*plot.Axis{&p.X, &p.Y} {
 		a.Label.TextStyle.Font.Size = 13
 		a.Tick.Label.Font.Size = 11
-		a.Tick.Marker = cleanTicks{}
+		a.Scale = safeScale{}
 	}
+	p.X.Tick.Marker = cleanTicks{steps: 6} // up to 7 labels across 8 in
+	p.Y.Tick.Marker = cleanTicks{steps: 4} // up to 5 up a 2-in panel
 	p.Legend.TextStyle.Font.Size = 12
 	p.Legend.XOffs = -vg.Points(8)
 	p.Legend.Top = true
@@ -123,18 +128,223 @@ func newPlot(title, xlabel, ylabel string) *plot.Plot {
 	return p
 }
 
-// cleanTicks are gonum's default ticks labelled in the shortest form
-// ("17500", not "17500.00").
-type cleanTicks struct{}
+// cleanTicks are ticks at round values (1, 2, 2.5 or 5 times a power of
+// ten), the smallest such step that divides the range into at most steps
+// parts (4 when steps is 0), labelled in the shortest form that tells them
+// apart ("17500", not "17500.00"). Unlike gonum's DefaultTicks they never
+// panic or loop: an empty or inverted range gets no ticks, a single value
+// one tick, and a range too narrow for its magnitude (1e16 to 1e16+4,
+// beyond float64's resolution of round steps) or too wide for float64
+// (-1e308 to 1e308, whose width overflows) ticks at its ends.
+type cleanTicks struct{ steps float64 }
 
-func (cleanTicks) Ticks(lo, hi float64) []plot.Tick {
-	ts := plot.DefaultTicks{}.Ticks(lo, hi)
-	for i := range ts {
-		if ts[i].Label != "" {
-			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', 6, 64)
+func (ct cleanTicks) Ticks(lo, hi float64) []plot.Tick {
+	switch {
+	case !isFinite(lo) || !isFinite(hi) || lo > hi:
+		return nil
+	case lo == hi:
+		return []plot.Tick{{Value: lo, Label: shortest(lo)}}
+	}
+	parts := ct.steps
+	if parts < 1 {
+		parts = 4
+	}
+	least := (hi/2 - lo/2) / (parts / 2) // the width / parts, without overflow
+	e := math.Floor(math.Log10(least))
+	base := math.Pow(10, e)
+	var step, mant float64
+	for _, mant = range []float64{1, 2, 2.5, 5, 10} {
+		if step = mant * base; step >= least {
+			break
+		}
+	}
+	if mant == 10 {
+		mant, e = 1, e+1
+	}
+	k0, k1 := math.Ceil(lo/step), math.Floor(hi/step)
+	const exact = 1 << 52 // k step is a distinct multiple for |k| below this
+	if !(step > 0) || !isFinite(step) || !(k1 >= k0) || k1-k0 > 2*parts || math.Abs(k0) > exact || math.Abs(k1) > exact ||
+		k0*step == (k0+1)*step {
+		return []plot.Tick{{Value: lo, Label: shortest(lo)}, {Value: hi, Label: shortest(hi)}}
+	}
+	// Significant digits down to the step's last digit (one more for 2.5),
+	// at least 6 so that values below 10^6 print without an exponent.
+	sig := int(math.Floor(math.Log10(math.Max(math.Abs(lo), math.Abs(hi))))-e) + 1
+	if mant == 2.5 {
+		sig++
+	}
+	sig = min(max(sig, 6), 17)
+	var ts []plot.Tick
+	for k := k0; k <= k1; k++ {
+		v := k*step + 0 // + 0: no "-0"
+		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', sig, 64)})
+	}
+	// Unlabelled minor ticks: fifths of the step (halves of a step of 2).
+	div := 5.0
+	if mant == 2 {
+		div = 2
+	}
+	minor := step / div
+	if j0 := math.Ceil(lo / minor); math.Abs(j0) < exact {
+		for i := range 100 { // at most (2 parts + 1) div of them
+			j := j0 + float64(i)
+			if j*minor > hi {
+				break
+			}
+			if math.Mod(j, div) != 0 {
+				ts = append(ts, plot.Tick{Value: j * minor})
+			}
 		}
 	}
 	return ts
+}
+
+// shortest is v in the shortest form that reads back as v.
+func shortest(v float64) string { return strconv.FormatFloat(v+0, 'g', -1, 64) }
+
+// safeScale is gonum's linear scale, computed in halves where the width
+// of the range overflows float64 (a range from -1e308 to 1e308), and 1/2
+// for an empty range, so that no coordinate is infinite or NaN.
+type safeScale struct{}
+
+func (safeScale) Normalize(lo, hi, x float64) float64 {
+	if !(hi > lo) {
+		return 0.5
+	}
+	if d := hi - lo; isFinite(d) {
+		return (x - lo) / d
+	}
+	return (x/2 - lo/2) / (hi/2 - lo/2)
+}
+
+// settleRanges makes both axes of p a finite range of positive width, as
+// gonum's own fallback (widen an empty range by 1 each way) does not where
+// 1 is below the values' resolution (1e16 + 1 is 1e16): an empty range
+// is widened by 1 or a millionth of its magnitude, whichever is larger,
+// and a missing one is -1 to 1.
+func settleRanges(p *plot.Plot) {
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Min, a.Max = padRange(a.Min, a.Max)
+	}
+}
+
+func padRange(lo, hi float64) (float64, float64) {
+	if !isFinite(lo) || !isFinite(hi) || lo > hi {
+		return -1, 1
+	}
+	if lo == hi {
+		d := math.Max(1, 1e-6*math.Abs(lo))
+		lo, hi = math.Max(lo-d, -math.MaxFloat64), math.Min(hi+d, math.MaxFloat64)
+	}
+	return lo, hi
+}
+
+// fitText returns s fitted to width in style sty: the font shrunk by up to
+// a quarter, then, if it still does not fit, s broken into lines at
+// spaces (and within words longer than a line). sty.Font.Size is set to
+// the size used.
+func fitText(sty *draw.TextStyle, s string, width vg.Length) string {
+	if s == "" {
+		return s
+	}
+	if sty.Handler == nil {
+		sty.Handler = plot.DefaultTextHandler
+	}
+	floor := sty.Font.Size * 3 / 4
+	for sty.Width(s) > width && sty.Font.Size-vg.Points(0.5) >= floor {
+		sty.Font.Size -= vg.Points(0.5)
+	}
+	if sty.Width(s) <= width {
+		return s
+	}
+	var lines []string
+	line := ""
+	for _, w := range strings.SplitAfter(s, " ") {
+		if line != "" && sty.Width(strings.TrimRight(line+w, " ")) > width {
+			lines = append(lines, strings.TrimRight(line, " "))
+			line = ""
+		}
+		for line == "" && sty.Width(strings.TrimRight(w, " ")) > width { // a word wider than a line
+			r := []rune(w)
+			n := len(r) - 1
+			for n > 1 && sty.Width(string(r[:n])) > width {
+				n--
+			}
+			lines = append(lines, string(r[:n]))
+			w = string(r[n:])
+		}
+		line += w
+	}
+	if line = strings.TrimRight(line, " "); line != "" {
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// headerStyle is the style of a figure's overall title.
+func headerStyle() draw.TextStyle {
+	return draw.TextStyle{
+		Color:   color.Black,
+		Font:    font.From(plot.DefaultFont, 16),
+		Handler: plot.DefaultTextHandler,
+		XAlign:  draw.XCenter,
+		YAlign:  draw.YTop,
+	}
+}
+
+// drawHeader draws title, fitted to the canvas's width, at the top of dc
+// and, below it, a row of legend entries; it returns the canvas left below
+// them, for the plot. A legend there covers no data, wherever the data lie.
+func drawHeader(dc draw.Canvas, title string, entries []legendEntry) draw.Canvas {
+	rest, _ := header(dc, title, entries)
+	return rest
+}
+
+// header is drawHeader, also returning the box of the legend row (empty
+// without entries).
+func header(dc draw.Canvas, title string, entries []legendEntry) (draw.Canvas, vg.Rectangle) {
+	var box vg.Rectangle
+	top := dc.Max.Y - vg.Points(6)
+	if title != "" {
+		sty := headerStyle()
+		t := fitText(&sty, title, dc.Max.X-dc.Min.X-vg.Points(16))
+		dc.FillText(sty, vg.Point{X: dc.Center().X, Y: top}, t)
+		top -= sty.Height(t) + vg.Points(4)
+	}
+	if len(entries) > 0 {
+		sty := draw.TextStyle{Color: color.Black, Font: font.From(plot.DefaultFont, 12),
+			Handler: plot.DefaultTextHandler, YAlign: draw.YTop}
+		thumb, gap, sep := vg.Points(20), vg.Points(5), vg.Points(18)
+		h := sty.Height("Mg")
+		total := vg.Length(0)
+		for i, e := range entries {
+			if i > 0 {
+				total += sep
+			}
+			total += thumb + gap + sty.Width(e.name)
+		}
+		x := dc.Center().X - total/2
+		box = vg.Rectangle{Min: vg.Point{X: x, Y: top - h}, Max: vg.Point{X: x + total, Y: top}}
+		for _, e := range entries {
+			icon := draw.Canvas{Canvas: dc.Canvas, Rectangle: vg.Rectangle{
+				Min: vg.Point{X: x, Y: top - h}, Max: vg.Point{X: x + thumb, Y: top}}}
+			for _, t := range e.thumbs {
+				t.Thumbnail(&icon)
+			}
+			x += thumb + gap
+			dc.FillText(sty, vg.Point{X: x, Y: top}, e.name)
+			x += sty.Width(e.name) + sep
+		}
+		top -= h + vg.Points(4)
+	}
+	dc.Max.Y = top
+	return dc, box
+}
+
+// legendEntry is one entry of a header's legend row.
+type legendEntry struct {
+	name   string
+	thumbs []plot.Thumbnailer
 }
 
 // styledLine is curve i of a figure: a distinct colour and dash pattern.
@@ -154,7 +364,7 @@ func PlotACF(path, title string, curves []Series) error {
 	if len(curves) == 0 {
 		return errors.New("ACF figure: no curves")
 	}
-	p := newPlot(title, "lag (steps)", "normalized energy autocorrelation")
+	p := newPlot("", "lag (steps)", "normalized energy autocorrelation")
 	for i, c := range curves {
 		pts, err := c.points()
 		if err != nil {
@@ -177,45 +387,46 @@ func PlotACF(path, title string, curves []Series) error {
 	// Headroom above 1 for the legend, so that a curve that stays near 1
 	// (a sampler that does not mix) is not drawn under it.
 	p.Y.Max = max(p.Y.Max, 1+0.07*float64(len(curves)))
-	return save(path, Width, Height, func(dc draw.Canvas) { p.Draw(dc) })
+	settleRanges(p)
+	return save(path, Width, Height, func(dc draw.Canvas) { p.Draw(drawHeader(dc, title, nil)) })
 }
 
 // PlotTraces draws one energy trace per sampler, in panels stacked
-// vertically and each titled with the sampler's name.
+// vertically, each titled with the sampler's name and its mean energy.
+// All panels share one energy range (sharedRange), so that a sampler
+// whose energies sit far from the others' shows as far away, not as a
+// trace like theirs on an axis of its own.
 func PlotTraces(path, title string, traces []Series) error {
 	if len(traces) == 0 {
 		return errors.New("trace figure: no traces")
 	}
+	lo, hi := sharedRange(traces)
+	lo, hi = padRange(lo, hi)
 	rows := make([][]*plot.Plot, len(traces))
 	for i, tr := range traces {
 		pts, err := tr.points()
 		if err != nil {
 			return err
 		}
-		p := newPlot(tr.Name, "step", "energy")
+		name := tr.Name
+		if m, ok := tr.mean(); ok {
+			name += ", mean " + fmtResolved(m, (hi-lo)/1000)
+		}
+		p := newPlot("", "step", "energy")
 		p.Title.TextStyle.Font.Size = 13
+		p.Title.Text = fitText(&p.Title.TextStyle, name, Width-vg.Points(30))
 		if len(pts) > 0 {
 			// Not dashed: a dashed trace is unreadable.
 			p.Add(&band{pts: pts, style: draw.LineStyle{Color: plotutil.Color(i), Width: vg.Points(1)}})
 		}
+		p.Y.Min, p.Y.Max = lo, hi
+		settleRanges(p)
 		rows[i] = []*plot.Plot{p}
 	}
 	height := max(Height, vg.Length(len(traces))*panelHeight+vg.Inch/2)
 	return save(path, Width, height, func(dc draw.Canvas) {
 		// The overall title sits above the panels.
-		head := font.Length(0)
-		if title != "" {
-			sty := draw.TextStyle{
-				Color:   color.Black,
-				Font:    font.From(plot.DefaultFont, 16),
-				Handler: plot.DefaultTextHandler,
-				XAlign:  draw.XCenter,
-				YAlign:  draw.YTop,
-			}
-			head = sty.Height(title) + vg.Points(8)
-			dc.FillText(sty, vg.Point{X: dc.Center().X, Y: dc.Max.Y - vg.Points(4)}, title)
-		}
-		dc.Max.Y -= head
+		dc = drawHeader(dc, title, nil)
 		tiles := draw.Tiles{Rows: len(traces), Cols: 1, PadY: vg.Points(10), PadTop: vg.Points(4),
 			PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(10)}
 		cs := plot.Align(rows, tiles, dc)
@@ -223,6 +434,52 @@ func PlotTraces(path, title string, traces []Series) error {
 			rows[i][0].Draw(cs[i][0])
 		}
 	})
+}
+
+// sharedRange is the smallest and largest finite energy of all traces
+// (+Inf, -Inf when there is none): the energy range of every panel of a
+// trace figure.
+func sharedRange(traces []Series) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, tr := range traces {
+		for i := range tr.Y {
+			if p, ok := tr.at(i); ok {
+				lo, hi = math.Min(lo, p.Y), math.Max(hi, p.Y)
+			}
+		}
+	}
+	return lo, hi
+}
+
+// mean is the mean of the series' finite points, and whether there is
+// one. It sums v/n, so that no sum of large values overflows.
+func (s Series) mean() (float64, bool) {
+	n := 0
+	for i := range s.Y {
+		if _, ok := s.at(i); ok {
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, false
+	}
+	m := 0.0
+	for i := range s.Y {
+		if p, ok := s.at(i); ok {
+			m += p.Y / float64(n)
+		}
+	}
+	return m, true
+}
+
+// fmtResolved is v with significant digits down to res (> 0), at least 4
+// and at most 15 ("-942.68" for res 0.01).
+func fmtResolved(v, res float64) string {
+	sig := 4
+	if a := math.Abs(v); a > 0 && res > 0 && isFinite(a/res) {
+		sig = int(math.Floor(math.Log10(a))-math.Floor(math.Log10(res))) + 1
+	}
+	return strconv.FormatFloat(v+0, 'g', min(max(sig, 4), 15), 64)
 }
 
 // band draws a trace with more points than its panel has pixel columns
@@ -297,7 +554,7 @@ func PlotRewards(path, title string, rewards []float64) error {
 	if len(rewards) == 0 {
 		return errors.New("reward figure: no rewards")
 	}
-	p := newPlot(title, "iteration", "reward")
+	p := newPlot("", "iteration", "reward")
 	pts := make(plotter.XYs, 0, len(rewards))
 	best := make(plotter.XYs, 0, len(rewards))
 	b := math.Inf(-1)
@@ -326,16 +583,22 @@ func PlotRewards(path, title string, rewards []float64) error {
 	l.Dashes = nil
 	l.Width = vg.Points(2)
 	p.Add(sc, l)
-	p.Legend.Add("reward", sc)
-	p.Legend.Add("best so far", l)
-	p.Legend.Top = false // rewards rise, so the lower right is usually free
-	return save(path, Width, Height, func(dc draw.Canvas) { p.Draw(dc) })
+	settleRanges(p)
+	// The legend is a row under the title, outside the data, so that it
+	// covers no point wherever the rewards lie.
+	legend := []legendEntry{{"reward", []plot.Thumbnailer{sc}}, {"best so far", []plot.Thumbnailer{l}}}
+	return save(path, Width, Height, func(dc draw.Canvas) { p.Draw(drawHeader(dc, title, legend)) })
 }
 
 // save renders a figure of w x h at DPI and writes it to path atomically.
+// A panic while rendering (a gonum plot bug on data this package does not
+// anticipate) becomes an error, and no file is written: a figure is never
+// worth a crash of the run that made its data.
 func save(path string, w, h vg.Length, render func(draw.Canvas)) (err error) {
 	c := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(DPI), vgimg.UseBackgroundColor(color.White))
-	render(draw.New(c))
+	if err := safeRender(render, draw.New(c)); err != nil {
+		return fmt.Errorf("drawing %s: %w", path, err)
+	}
 	var buf bytes.Buffer
 	// BestSpeed: about a fifth less time for a trace figure than the
 	// default level, for files about 5% larger.
@@ -344,4 +607,15 @@ func save(path string, w, h vg.Length, render func(draw.Canvas)) (err error) {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return model.WriteFileAtomic(path, buf.Bytes())
+}
+
+// safeRender calls render(dc), turning a panic into an error.
+func safeRender(render func(draw.Canvas), dc draw.Canvas) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("figure code panicked: %v", r)
+		}
+	}()
+	render(dc)
+	return nil
 }

@@ -7,7 +7,14 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // outDir is where figures go; REPORT_KEEP=DIR keeps them for a look.
@@ -238,5 +245,214 @@ func BenchmarkTraces(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestTicksExtreme: ticks for ranges that make gonum's DefaultTicks panic
+// ("illegal range" for an empty range) or loop forever (-1e308 to 1e308)
+// come back at once, inside the range, in order and with distinct labels.
+func TestTicksExtreme(t *testing.T) {
+	for _, r := range [][2]float64{
+		{-942, -900}, {0, 1}, {1, 10}, {1005, 3995}, {-1, 1},
+		{1e16, 1e16}, {-3e16, -3e16}, {1e16, 1e16 + 4}, {1e16, 1e16 + 2}, {-3e16 - 8, -3e16}, {0, 1e16},
+		{1e300, 1.0000001e300}, {1e300, 1e301}, {-1e308, 1e308}, {-math.MaxFloat64, math.MaxFloat64},
+		{1, 1 + 1e-15}, {0, 5e-324}, {1e-300, 2e-300}, {-5e-324, 5e-324},
+		{math.Inf(1), math.Inf(-1)}, {math.NaN(), 1}, {2, 1},
+	} {
+		for _, ct := range []cleanTicks{{}, {steps: 6}} {
+			ts := ct.Ticks(r[0], r[1])
+			if !(r[0] <= r[1]) || !isFinite(r[0]) || !isFinite(r[1]) {
+				if len(ts) != 0 {
+					t.Errorf("%v: %d ticks for an empty range", r, len(ts))
+				}
+				continue
+			}
+			labels := map[string]bool{}
+			prev := math.Inf(-1)
+			for _, tk := range ts {
+				if !isFinite(tk.Value) || tk.Value < r[0] || tk.Value > r[1] {
+					t.Errorf("%v: tick %v outside the range", r, tk.Value)
+				}
+				if tk.Label == "" {
+					continue
+				}
+				if tk.Value <= prev || labels[tk.Label] || strings.Contains(tk.Label, "NaN") || strings.Contains(tk.Label, "Inf") {
+					t.Errorf("%v: labels %v", r, ts)
+					break
+				}
+				prev, labels[tk.Label] = tk.Value, true
+			}
+			if len(labels) == 0 || len(labels) > 2*int(max(ct.steps, 4))+1 {
+				t.Errorf("%v: %d labels", r, len(labels))
+			}
+		}
+	}
+	// Round values, the shortest labels.
+	got := ""
+	for _, tk := range (cleanTicks{}).Ticks(-971, -893) {
+		if tk.Label != "" {
+			got += tk.Label + " "
+		}
+	}
+	if got != "-960 -940 -920 -900 " {
+		t.Errorf("ticks of [-971, -893]: %q", got)
+	}
+}
+
+// TestFiguresExtremeValues: every figure renders values the figure code
+// used to panic or hang on (a constant trace at 3e16, a trace 1e16 wide,
+// values near 1e300 and at both ends of float64) as a PNG, with no error.
+func TestFiguresExtremeValues(t *testing.T) {
+	dir := outDir(t)
+	cases := map[string][]float64{
+		"const3e16":  {3e16, 3e16, 3e16, 3e16},
+		"const0":     {0, 0, 0},
+		"wide1e16":   {0, 1e16, 5e15, -1e16},
+		"ulp1e16":    {1e16, 1e16 + 2, 1e16, 1e16 + 4},
+		"near1e300":  {1e300, 1.0000001e300, 1.00000005e300},
+		"span1e308":  {-math.MaxFloat64, math.MaxFloat64, 0, -1e308, 1e308},
+		"one":        {-7},
+		"nonfinite":  {math.NaN(), math.Inf(1), 5, math.Inf(-1)},
+		"tiny":       {5e-324, 0, -5e-324},
+		"manyconst":  make([]float64, 3000),
+		"manyhuge":   energies(3000, 0.9, -1e15, 3),
+		"farsampler": energies(5000, 0.9, -1283.5, 4),
+	}
+	for name, y := range cases {
+		traces := []Series{{Name: "a", Y: y}, {Name: "b", Y: energies(min(len(y), 300), 0.5, 0, 1)}}
+		if err := PlotTraces(filepath.Join(dir, "trace-"+name+".png"), "traces "+name, traces); err != nil {
+			t.Errorf("%s: trace figure: %v", name, err)
+		}
+		if err := PlotACF(filepath.Join(dir, "acf-"+name+".png"), "acf "+name, traces); err != nil {
+			t.Errorf("%s: ACF figure: %v", name, err)
+		}
+		if err := PlotRewards(filepath.Join(dir, "rewards-"+name+".png"), "rewards "+name, y); err != nil && name != "nonfinite" {
+			t.Errorf("%s: reward figure: %v", name, err)
+		}
+	}
+	checkPNG(t, filepath.Join(dir, "trace-span1e308.png"), 800, 500)
+	checkPNG(t, filepath.Join(dir, "rewards-const3e16.png"), 800, 500)
+}
+
+// TestTraceSharedRange: the panels of a trace figure share one energy
+// range, that of all finite energies of all traces, so that a sampler 600
+// energy units from the others is drawn 600 units away.
+func TestTraceSharedRange(t *testing.T) {
+	traces := []Series{
+		{Name: "a", Y: []float64{-940, -950, math.NaN(), -930}},
+		{Name: "b", X: []float64{1, 2, 3}, Y: []float64{-1540, math.Inf(-1), -1530}},
+		{Name: "c", X: []float64{1, math.NaN()}, Y: []float64{-945, 1e9}}, // 1e9 is at x = NaN: not drawn
+		{Name: "empty"},
+	}
+	if lo, hi := sharedRange(traces); lo != -1540 || hi != -930 {
+		t.Errorf("shared range [%v, %v], want [-1540, -930]", lo, hi)
+	}
+	if lo, hi := sharedRange([]Series{{Name: "x", Y: []float64{math.NaN()}}}); !math.IsInf(lo, 1) || !math.IsInf(hi, -1) {
+		t.Errorf("no finite point: range [%v, %v]", lo, hi)
+	}
+	if lo, hi := padRange(3e16, 3e16); !(lo < 3e16 && hi > 3e16) {
+		t.Errorf("padRange(3e16, 3e16) = [%v, %v], not a range", lo, hi)
+	}
+	if m, ok := traces[1].mean(); !ok || m != -1535 {
+		t.Errorf("mean of b: %v, %v", m, ok)
+	}
+	if got := fmtResolved(-1283.46, 0.61); got != "-1283.5" {
+		t.Errorf("fmtResolved(-1283.46, 0.61) = %q", got)
+	}
+	// The figure of a sampler far from the others: every panel's
+	// trace colour spans the same rows of pixels it would if drawn alone
+	// on the shared range; here simply, the far sampler's panel has its
+	// trace at the bottom and the others' at the top.
+	p := filepath.Join(outDir(t), "trace-far.png")
+	far := []Series{
+		{Name: "sardonics", Y: energies(4000, 0.9, -940, 1)},
+		{Name: "gibbs", Y: energies(4000, 0.9, -1540, 2)},
+	}
+	if err := PlotTraces(p, "a sampler 600 energy units away", far); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Rows of each panel's coloured pixels, relative to the panel.
+	b := img.Bounds()
+	half := b.Dy() / 2
+	span := func(y0, y1 int) (lo, hi int) {
+		lo, hi = -1, -1
+		for y := y0; y < y1; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				r, g, bl, _ := img.At(x, y).RGBA()
+				if max(r, g, bl)-min(r, g, bl) > 0x4000 { // coloured, not grey
+					if lo < 0 {
+						lo = y - y0
+					}
+					hi = y - y0
+					break
+				}
+			}
+		}
+		return lo, hi
+	}
+	aLo, aHi := span(b.Min.Y, half)
+	bLo, bHi := span(half, b.Max.Y)
+	if aLo < 0 || bLo < 0 || !(aHi < bLo) {
+		t.Errorf("panel a's trace in rows %d..%d, panel b's in %d..%d: want a's above b's (a shared range)", aLo, aHi, bLo, bHi)
+	}
+}
+
+// TestTitleFits: a title too long for the figure is shrunk, then broken
+// into lines, each fitting the width.
+func TestTitleFits(t *testing.T) {
+	width := Width - vg.Points(16)
+	for _, title := range []string{
+		"Energy traces after burn-in (every 5th step): frustrated2d:L=24,seed=1, beta = 1",
+		"Energy traces after burn-in (every 5th step): chimera:M=16,N=16,T=4,seed=123456789,J=pm1,h=pm1, beta = 0.33333333333333331",
+		"Energy traces after burn-in (every 5th step): /very/long/path/" + strings.Repeat("x", 300) + ".txt, beta = 1",
+	} {
+		sty := headerStyle()
+		got := fitText(&sty, title, width)
+		if strings.ReplaceAll(strings.ReplaceAll(got, "\n", ""), " ", "") != strings.ReplaceAll(title, " ", "") {
+			t.Errorf("fitText changed the text: %q", got)
+		}
+		for _, line := range strings.Split(got, "\n") {
+			if w := sty.Width(line); w > width {
+				t.Errorf("line %q is %v wide (width %v)", line, w, width)
+			}
+		}
+		if sty.Font.Size < 12 {
+			t.Errorf("font shrunk to %v", sty.Font.Size)
+		}
+		p := filepath.Join(outDir(t), "title.png")
+		if err := PlotTraces(p, title, []Series{{Name: "a", Y: energies(100, 0.5, 0, 1)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestRewardsLegendOutsideData: the reward figure's legend is a row under
+// the title, above everything the plot draws, so it covers no point
+// wherever the rewards lie (here in all four corners).
+func TestRewardsLegendOutsideData(t *testing.T) {
+	rewards := []float64{0, 1, 0, 1, 0.5, 0, 1, 0, 1}
+	p := filepath.Join(outDir(t), "rewards-corners.png")
+	if err := PlotRewards(p, "Tuning rewards", rewards); err != nil {
+		t.Fatal(err)
+	}
+	checkPNG(t, p, 800, 500)
+	c := vgimg.NewWith(vgimg.UseWH(Width, Height), vgimg.UseDPI(DPI))
+	dc := draw.New(c)
+	sc, _ := plotter.NewScatter(plotter.XYs{{X: 1, Y: 1}})
+	rest, box := header(dc, "Tuning rewards", []legendEntry{{"reward", []plot.Thumbnailer{sc}}})
+	if box.Size().X <= 0 || box.Size().Y <= 0 {
+		t.Fatalf("legend box %v", box)
+	}
+	if box.Min.Y < rest.Max.Y || rest.Max.Y >= dc.Max.Y {
+		t.Errorf("legend row %v reaches into the plot's canvas (top %v)", box, rest.Max.Y)
 	}
 }
