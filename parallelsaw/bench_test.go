@@ -99,6 +99,46 @@ func BenchmarkWalk(b *testing.B) {
 			flips := float64(b.N * benchWalk)
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/flips, "ns/flip")
 			b.ReportMetric(float64((cpuTime()-c0).Nanoseconds())/flips, "cpu-ns/flip")
+			reportHandoffs(b, e, flips, "flip")
+		})
+	}
+}
+
+// reportHandoffs reports the sections the coordinator ran for its workers
+// and the wake-ups it sent, per n units (parallel engines only).
+func reportHandoffs(b *testing.B, e saw.Engine, n float64, unit string) {
+	if p, ok := e.(*Engine); ok && p.P() > 1 {
+		b.ReportMetric(float64(p.sh.steals)/n, "steals/"+unit)
+		b.ReportMetric(float64(p.sh.wakes)/n, "wakes/"+unit)
+	}
+}
+
+// BenchmarkOversubscribed: walks on the 12 x 6 RBM of issue 15 with P
+// sections and no pinning, on however many CPUs the machine has: P = 3 and
+// 8 exceed a 2-CPU machine, where the workers must not make the
+// coordinator wait (each flip costs about as much as a serial one).
+func BenchmarkOversubscribed(b *testing.B) {
+	m := rbmtest.RandomRBM(b, 12, 6, 1, 1)
+	b.Log(topology.Describe())
+	for _, P := range []int{1, 2, 3, 8} {
+		b.Run(fmt.Sprintf("P=%d", P), func(b *testing.B) {
+			e, err := New(m, nil, P, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer e.Close()
+			r := rand.NewPCG(1, 1)
+			path := make([]int32, 0, 8)
+			b.ResetTimer()
+			c0 := cpuTime()
+			for i := 0; i < b.N; i++ {
+				path, _, _ = e.Walk(r, 8, i%2, path[:0])
+				e.Flip(path[:i%3]) // a rejected move now and then
+			}
+			flips := float64(b.N * 8)
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/flips, "ns/flip")
+			b.ReportMetric(float64((cpuTime()-c0).Nanoseconds())/flips, "cpu-ns/flip")
+			reportHandoffs(b, e, flips, "flip")
 		})
 	}
 }
@@ -150,6 +190,7 @@ func BenchmarkSync(b *testing.B) {
 				e.sh.run()
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/roundtrip")
+			reportHandoffs(b, e, float64(b.N), "roundtrip")
 		})
 	}
 }

@@ -29,9 +29,14 @@
 // Concurrency: sections 1..P-1 run on worker goroutines, each locked to its
 // OS thread and pinned to cpus[p] when given (a pinning failure is not
 // fatal; see PinError). Coordinator and workers synchronize by spinning on
-// cache-line-padded atomic sequence numbers, yielding (runtime.Gosched)
-// after a few thousand spins and parking on a channel after a short idle
-// spell, so an oversubscribed machine neither deadlocks nor burns a core
-// between walks. An Engine is not safe for concurrent use; call Close when
-// done (an unreachable Engine's workers are also stopped by a cleanup).
+// cache-line-padded atomic sequence numbers for a few tens of microseconds,
+// then parking on a channel. Each section's command is claimed once, by
+// its worker or by the coordinator: the coordinator runs the sections of
+// workers that are parked or have no CPU rather than wait for them, and
+// leaves parked the workers whose last wake-up was wasted (see sync.go).
+// So a machine with fewer free CPUs than sections (other processes, or
+// more sections than CPUs or than GOMAXPROCS) loses the speedup but
+// neither stalls each flip nor changes a bit of the output. An Engine is
+// not safe for concurrent use; call Close when done (an unreachable
+// Engine's workers are also stopped by a cleanup).
 package parallelsaw

@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"sardonics/dense"
 	"sardonics/model"
@@ -53,10 +52,12 @@ type command struct {
 	_    [64]byte
 }
 
-// result is written by a worker before it stores done.
+// result is written by whoever ran the section's command (its worker, or
+// the coordinator) before the round ends.
 type result struct {
 	_        [64]byte
 	done     atomic.Uint64
+	seen     atomic.Uint64 // a command the worker found taken (it is running)
 	sleeping atomic.Int32
 	zf       [2]uint64 // opStep: sums after the flip, before the release
 	z        [2]uint64 // opStep: sums at the end
@@ -75,9 +76,19 @@ type waitFlag struct {
 	_    [64]byte
 }
 
+// claimLine holds the last sequence number whose command was taken for a
+// section, by its worker or by the coordinator, on its own cache line: the
+// worker's claim stays in its cache unless the coordinator steals.
+type claimLine struct {
+	_   [64]byte
+	seq atomic.Uint64
+	_   [56]byte
+}
+
 // section is one worker's share of the state.
 type section struct {
 	out      result
+	claim    claimLine
 	wake     chan struct{}
 	pinErr   error
 	tid      atomic.Int32 // the worker's OS thread, once it runs
@@ -105,11 +116,14 @@ type shared struct {
 	cmd    command
 	parked waitFlag // the coordinator is parked waiting for a section
 	secs   []*section
+	ctl    []control // the coordinator's own record of each worker
 	s      []int8
 	nv, nh int
 	seq    uint64
 	wg     sync.WaitGroup
 	closed bool
+	steals uint64 // sections the coordinator ran for a worker (for tests)
+	wakes  uint64 // wake-ups sent to parked workers (for tests)
 }
 
 // Engine is the parallel RBM engine. The zero value is not usable; call New.
@@ -197,14 +211,26 @@ func New(r *model.RBM, init []int8, P int, cpus []int) (*Engine, error) {
 	for i := range e.avail {
 		e.avail[i] = true
 	}
+	// Threads beyond those that can run at once only take CPU time from
+	// the others: their workers stay parked and the coordinator runs
+	// their sections.
+	active := min(P, runtime.GOMAXPROCS(0), runtime.NumCPU())
+	sh.ctl = make([]control, P)
+	for p := range sh.ctl {
+		sh.ctl[p].awake = p < active
+		sh.ctl[p].passive = p >= active
+	}
+	var started sync.WaitGroup
 	for p := 1; p < P; p++ {
 		cpu := -1
 		if p < len(cpus) {
 			cpu = cpus[p]
 		}
 		sh.wg.Add(1)
-		go sh.worker(p, cpu)
+		started.Add(1)
+		go sh.worker(p, cpu, p >= active, &started)
 	}
+	started.Wait() // pinned (PinError is final) and thread ids known
 	runtime.AddCleanup(e, func(sh *shared) { sh.quit() }, sh)
 	if init == nil {
 		init = make([]int8, n)
@@ -506,125 +532,6 @@ func (sh *shared) energy() float64 {
 		en += sc.out.epart
 	}
 	return en
-}
-
-// run publishes the command, runs section 0 and waits for the others.
-func (sh *shared) run() {
-	if sh.closed {
-		panic("parallelsaw: engine used after Close")
-	}
-	sh.seq++
-	seq := sh.seq
-	sh.cmd.seq.Store(seq)
-	for _, sc := range sh.secs[1:] {
-		if sc.out.sleeping.Load() != 0 && sc.out.sleeping.CompareAndSwap(1, 0) {
-			sc.wake <- struct{}{}
-		}
-	}
-	sh.secs[0].exec(sh)
-	var w backoff
-	for _, sc := range sh.secs[1:] {
-		for sc.out.done.Load() != seq {
-			if !w.wait() {
-				continue
-			}
-			// Park; any worker that finishes wakes us, and we recheck.
-			sh.parked.flag.Store(1)
-			if sc.out.done.Load() == seq && sh.parked.flag.CompareAndSwap(1, 0) {
-				break
-			}
-			<-sh.parked.wake // a worker cleared the flag and sends once
-			w = backoff{}
-		}
-	}
-}
-
-// quit stops the workers (idempotent).
-func (sh *shared) quit() {
-	if sh.closed {
-		return
-	}
-	sh.closed = true
-	sh.seq++
-	sh.cmd.op = opQuit
-	sh.cmd.seq.Store(sh.seq)
-	for _, sc := range sh.secs[1:] {
-		if sc.out.sleeping.Load() != 0 && sc.out.sleeping.CompareAndSwap(1, 0) {
-			sc.wake <- struct{}{}
-		}
-	}
-	sh.wg.Wait()
-}
-
-func (sh *shared) worker(p, cpu int) {
-	defer sh.wg.Done()
-	sc := sh.secs[p]
-	if cpu >= 0 {
-		sc.pinErr = topology.Pin(cpu) // locks the thread even on failure
-	} else {
-		runtime.LockOSThread()
-	}
-	sc.tid.Store(int32(topology.ThreadID()))
-	var last uint64
-	for {
-		last = sc.await(&sh.cmd.seq, last)
-		if sh.cmd.op == opQuit {
-			return
-		}
-		sc.exec(sh)
-		sc.out.done.Store(last)
-		if sh.parked.flag.Load() != 0 && sh.parked.flag.CompareAndSwap(1, 0) {
-			sh.parked.wake <- struct{}{}
-		}
-	}
-}
-
-// await waits until seq differs from last and returns it: spinning, then
-// yielding, then parked until the coordinator wakes it.
-func (sc *section) await(seq *atomic.Uint64, last uint64) uint64 {
-	var w backoff
-	for {
-		if s := seq.Load(); s != last {
-			return s
-		}
-		if !w.wait() {
-			continue
-		}
-		sc.out.sleeping.Store(1)
-		if seq.Load() != last && sc.out.sleeping.CompareAndSwap(1, 0) {
-			continue
-		}
-		<-sc.wake // the coordinator cleared sleeping and sends once
-		w = backoff{}
-	}
-}
-
-// backoff paces a wait loop: spin for spinFor, then yield for yieldFor,
-// then tell the caller to park. The clock is read once every 256 checks.
-type backoff struct {
-	n     uint32
-	start time.Time
-}
-
-// wait is called after each failed check; it reports whether to park.
-func (w *backoff) wait() bool {
-	w.n++
-	if w.n&255 != 0 {
-		return false
-	}
-	now := time.Now()
-	if w.start.IsZero() {
-		w.start = now
-		return false
-	}
-	switch d := now.Sub(w.start); {
-	case d < spinFor:
-		return false
-	case d < spinFor+yieldFor:
-		runtime.Gosched()
-		return false
-	}
-	return true
 }
 
 // exec runs the current command on this section.

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -239,6 +240,129 @@ func TestOversubscribedAndParked(t *testing.T) {
 		}
 	}()
 	e.Walk(r, 2, 0, nil)
+}
+
+// TestParkedWorkerWakes: an active worker that parked while the engine was
+// idle is woken by the next commands (within its wake-up back-off) and the
+// results stay exact.
+func TestParkedWorkerWakes(t *testing.T) {
+	if min(runtime.GOMAXPROCS(0), runtime.NumCPU()) < 2 {
+		t.Skip("needs 2 threads running at once (the worker would be passive)")
+	}
+	m := rbmtest.RandomRBM(t, 12, 8, 0.5, 7)
+	e, d := newEngine(t, m, nil, 2), dense.New(m, nil)
+	if e.sh.ctl[1].passive {
+		t.Fatal("worker 1 passive with 2 threads")
+	}
+	r := rand.NewPCG(4, 4)
+	check := func() {
+		path := rbmtest.RandomPath(r, 20, 10)
+		if lf, lfd := fst(e.Replay(path, false)), fst(d.Replay(path, false)); lf != lfd {
+			t.Fatalf("Replay %v (dense %v)", lf, lfd)
+		}
+	}
+	check()
+	deadline := time.Now().Add(5 * time.Second)
+	for e.sh.secs[1].out.sleeping.Load() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("idle worker never parked")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	wakes := e.sh.wakes
+	for i := 0; i < 20; i++ { // 20 x 12 commands, beyond any back-off after one spell
+		check()
+	}
+	if e.sh.wakes == wakes {
+		t.Errorf("parked worker never woken (%d sections run by the coordinator)", e.sh.steals)
+	}
+}
+
+func fst(lf [2]float64, _ float64) [2]float64 { return lf }
+
+// oversubscribedRun runs walks of up to 12 flips from a fixed seed, with a
+// rejected move (Flip back) after every third, and returns each walk's
+// path, log-probabilities and energy after it.
+func oversubscribedRun(e *Engine, walks int) ([][]int32, [][2]float64, []float64) {
+	r := rand.NewPCG(5, 6)
+	e.SetBiases(0.9, 1.1, saw.Logistic)
+	var paths [][]int32
+	var lfs [][2]float64
+	var es []float64
+	for i := 0; i < walks; i++ {
+		path, lf, _ := e.Walk(r, 1+rng.Intn(r, 12), i%2, nil)
+		if i%3 == 0 {
+			e.Flip(path)
+		}
+		paths, lfs, es = append(paths, path), append(lfs, lf), append(es, e.Energy())
+	}
+	return paths, lfs, es
+}
+
+// TestOversubscribedBitIdentical (issue 15, point 2): with more sections
+// than Ps (GOMAXPROCS 1, P = 4 and 8, no pinning; the engine made before
+// GOMAXPROCS drops, so that its workers are active, or after, so that they
+// are passive) the engine finishes and its walks are bit for bit those
+// with free CPUs, however the sections' work was shared between workers
+// and coordinator; their log-probabilities are bit for bit the serial
+// dense engine's on the same paths.
+func TestOversubscribedBitIdentical(t *testing.T) {
+	m := rbmtest.RandomRBM(t, 12, 8, 0.5, 6)
+	walks := 3000
+	if raceEnabled {
+		walks = 300
+	}
+	for _, c := range []struct {
+		P      int
+		before bool
+	}{{4, true}, {8, true}, {4, false}, {8, false}} {
+		P := c.P
+		paths, lfs, es := oversubscribedRun(newEngine(t, m, nil, P), walks)
+		done := make(chan struct{})
+		var (
+			e       *Engine
+			p1      [][]int32
+			l1      [][2]float64
+			e1      []float64
+			elapsed time.Duration
+		)
+		if c.before {
+			e = newEngine(t, m, nil, P)
+		}
+		go func() {
+			defer close(done)
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+			t0 := time.Now()
+			if !c.before {
+				e = newEngine(t, m, nil, P)
+			}
+			p1, l1, e1 = oversubscribedRun(e, walks)
+			elapsed = time.Since(t0)
+		}()
+		select {
+		case <-done:
+		case <-time.After(2 * time.Minute): // a hang guard, not a timing test
+			t.Fatalf("P=%d: %d walks on GOMAXPROCS 1 did not finish in 2 minutes", P, walks)
+		}
+		t.Logf("P=%d on GOMAXPROCS 1 (engine made before: %v): %d walks in %v, %d sections run by the coordinator, %d wake-ups",
+			P, c.before, walks, elapsed, e.sh.steals, e.sh.wakes)
+		d := dense.New(m, nil)
+		d.SetBiases(0.9, 1.1, saw.Logistic)
+		for i := range paths {
+			if !slices.Equal(p1[i], paths[i]) || l1[i] != lfs[i] || e1[i] != es[i] {
+				t.Fatalf("P=%d walk %d: %v, %v, energy %v on GOMAXPROCS 1; %v, %v, %v with free CPUs", P, i, p1[i], l1[i], e1[i], paths[i], lfs[i], es[i])
+			}
+			if lfd, _ := d.Replay(paths[i], false); lfd != lfs[i] {
+				t.Fatalf("P=%d walk %d: log-probabilities %v (dense %v)", P, i, lfs[i], lfd)
+			}
+			if i%3 == 0 {
+				d.Flip(paths[i])
+			}
+			if !rbmtest.Close9(d.Energy(), es[i]) {
+				t.Fatalf("P=%d walk %d: energy %v (dense %v)", P, i, es[i], d.Energy())
+			}
+		}
+	}
 }
 
 func TestNewErrors(t *testing.T) {

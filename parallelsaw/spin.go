@@ -4,11 +4,15 @@ package parallelsaw
 
 import "time"
 
-// A waiter spins on an atomic for spinFor (a flip costs microseconds, and a
-// parked thread takes tens of microseconds to wake, so parking early makes
-// every flip pay a wake-up), then yields for yieldFor, then parks on a
-// channel until woken.
+// A waiter spins on an atomic for spinFor before it parks: long enough to
+// bridge the gaps between the commands of a chain step (a flip costs about
+// a microsecond, the chain's work between walks a few), as a parked worker
+// takes tens of microseconds to wake; short enough that a waiter whose
+// partner has lost its CPU gives its own back soon. A worker that has not
+// claimed its command after graceSpins polls of the coordinator (a couple
+// of microseconds; a running worker claims in a fraction of one) is taken
+// to have no CPU, and the coordinator runs its section.
 const (
-	spinFor  = 200 * time.Microsecond
-	yieldFor = 100 * time.Microsecond
+	spinFor    = 50 * time.Microsecond
+	graceSpins = 1024
 )

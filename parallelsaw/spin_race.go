@@ -6,6 +6,6 @@ import "time"
 
 // Under the race detector every atomic load is expensive: spin briefly.
 const (
-	spinFor  = 2 * time.Microsecond
-	yieldFor = 2 * time.Microsecond
+	spinFor    = 2 * time.Microsecond
+	graceSpins = 64
 )

@@ -1,0 +1,74 @@
+package cli
+
+import (
+	"fmt"
+	"slices"
+)
+
+// cpuPlan is how sample spreads its trials and the parallel RBM engine's
+// sections over the usable CPUs.
+type cpuPlan struct {
+	trials        int    // trials run at once (runner.Config.Threads)
+	engineThreads int    // runner.SAWConfig.EngineThreads
+	warning       string // one line for stderr after "sardonics: warning: ", or ""
+}
+
+// usableCPUs is the number of CPUs sample plans for: the affinity mask's
+// (affinity; 0 when it could not be read) but at most GOMAXPROCS (procs),
+// as no more goroutines than that run at once, and at least 1.
+func usableCPUs(affinity, procs int) int {
+	if affinity <= 0 {
+		affinity = procs
+	}
+	return max(1, min(affinity, procs))
+}
+
+// planCPUs gives sample's trials at once and engine threads for ncpu usable
+// CPUs, --trials, --threads, the samplers, --engine, --engine-threads and
+// whether the model is an RBM. Trials at once are --threads (0: ncpu), at
+// most --trials. When the parallel engine runs (sardonics on an RBM with
+// --engine parallel, or auto and --engine-threads above 1), every trial at
+// once takes its sections' CPUs, as its workers spin while they wait and a
+// CPU shared by two of them costs far more than it brings: --engine-threads
+// 0 gives each trial ncpu / (trials at once) sections, at most
+// maxAutoEngineThreads; trials at once are cut until they fit (with a
+// warning when --threads asked for more), and sections beyond ncpu are cut
+// to ncpu (with a warning).
+func planCPUs(ncpu, trials, threads int, samplers []string, engine string, engineThreads int, rbm bool) cpuPlan {
+	ncpu = max(1, ncpu)
+	par := threads
+	if par <= 0 {
+		par = ncpu
+	}
+	par = max(1, min(par, trials))
+	plan := cpuPlan{trials: par, engineThreads: engineThreads}
+	parallel := engine == "parallel" || (engine == "" || engine == "auto") && engineThreads > 1
+	if !rbm || !parallel || !slices.Contains(samplers, "sardonics") {
+		return plan
+	}
+	p := engineThreads
+	if p <= 0 {
+		p = min(max(1, ncpu/par), maxAutoEngineThreads)
+	}
+	clamped := p > ncpu
+	if clamped {
+		p = ncpu
+	}
+	fit := max(1, ncpu/p)
+	cut := par > fit
+	if cut {
+		plan.trials = fit
+	}
+	plan.engineThreads = p
+	switch {
+	case clamped && cut && threads > 0:
+		plan.warning = fmt.Sprintf("--engine-threads %d exceeds the %s; using %d, and %s at a time instead of --threads %d",
+			engineThreads, plural(ncpu, "usable CPU"), p, plural(fit, "trial"), threads)
+	case clamped:
+		plan.warning = fmt.Sprintf("--engine-threads %d exceeds the %s; using %d", engineThreads, plural(ncpu, "usable CPU"), p)
+	case cut && threads > 0:
+		plan.warning = fmt.Sprintf("--threads %d x --engine-threads %d exceeds the %s; running %s at a time",
+			threads, p, plural(ncpu, "usable CPU"), plural(fit, "trial"))
+	}
+	return plan
+}
