@@ -96,26 +96,55 @@ func Run(args []string, stdout, stderr io.Writer) error {
 	}
 	env := &Env{Stdout: stdout, Stderr: stderr}
 	fs, run, prof := newFlagSet(c, env)
-	if err := fs.Parse(args[1:]); err != nil {
+	pos, err := parseInterspersed(fs, args[1:])
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			// Asked for: the usage is the output, on stdout, exit 0.
+			fs.SetOutput(stdout)
+			fs.Usage()
 			return nil
 		}
-		return usagef("%s: %v", name, err)
+		// The error and where to look, not the whole usage.
+		return usagef("%s: %v\nrun 'sardonics help %s' (or 'sardonics %s -h') for the flags", name, err, name, name)
 	}
 	stop, err := prof.Start()
 	if err != nil {
-		return err
+		return usagef("%s: %v", name, err)
 	}
-	err = run(fs.Args())
+	err = run(pos)
 	if perr := stop(); perr != nil && err == nil {
 		err = perr
 	}
 	return err
 }
 
+// parseInterspersed parses args into fs, flags and positional arguments in
+// any order (report DIR --out MERGED as report --out MERGED DIR); "--" ends
+// the flags. It returns the positional arguments.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		// Parse stopped at "--" (which it consumes) or at a positional.
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
 func newFlagSet(c *Command, env *Env) (*flag.FlagSet, func([]string) error, *pprof.Flags) {
 	fs := flag.NewFlagSet(c.Name, flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	// Parse errors are returned, not printed with the whole usage (Run
+	// prints the error and a pointer to -h; -h prints the usage on stdout).
+	fs.SetOutput(io.Discard)
 	run := c.Flags(fs, env)
 	prof := &pprof.Flags{}
 	prof.Register(fs)
@@ -148,4 +177,12 @@ func printUsage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", k, commands[k].Short)
 	}
 	fmt.Fprintf(w, "\n'sardonics help SUBCOMMAND' documents every flag.\n")
+}
+
+// plural is "1 trial", "2 trials".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

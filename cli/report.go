@@ -23,22 +23,26 @@ seed and sampler settings, and writes MERGED/summary.json and the figures
 exactly as one process running all the trials would (timings aside).`,
 		Flags: func(fs *flag.FlagSet, env *Env) func([]string) error {
 			out := fs.String("out", "", "merged output `DIR` (required)")
+			noFigures := fs.Bool("no-figures", false, "skip acf.png, trace.png and rewards.png")
 			return func(args []string) error {
 				if *out == "" || len(args) == 0 {
-					return usagef("report needs --out MERGED and at least one input DIR")
+					return usagef("report needs --out MERGED and at least one input DIR (flags may come before or after the folders)")
 				}
-				return merge(*out, args, env)
+				return merge(*out, args, env, !*noFigures)
 			}
 		},
 	})
 }
 
-func merge(out string, dirs []string, env *Env) error {
+func merge(out string, dirs []string, env *Env, figures bool) error {
 	var meta *runner.Meta
 	recs := map[string][]*runner.TrialRecord{}
 	seen := map[string]string{}
 	var order []string
 	for _, d := range dirs {
+		if err := outsideInput(out, d); err != nil {
+			return err
+		}
 		b, err := os.ReadFile(filepath.Join(d, "run.json"))
 		if err != nil {
 			return usagef("report: %s is not a sample output folder: %v", d, err)
@@ -50,7 +54,7 @@ func merge(out string, dirs []string, env *Env) error {
 		if meta == nil {
 			meta = &m
 		} else if m != *meta {
-			return usagef("report: %s was run with different settings (%+v) than %s (%+v)", d, m, dirs[0], *meta)
+			return usagef("report: %s was run with other settings than %s:\n  %s", d, dirs[0], indented(runner.DiffMeta(m, *meta, d, dirs[0])))
 		}
 		ents, err := os.ReadDir(d)
 		if err != nil {
@@ -90,7 +94,7 @@ func merge(out string, dirs []string, env *Env) error {
 		}
 		results = append(results, runner.Summarize(name, rs, meta.Steps, meta.BurnIn, 0))
 	}
-	sum, err := runner.WriteSummary(out, *meta, topology.Describe(), results, recs)
+	sum, err := runner.WriteOutputs(out, *meta, topology.Describe(), results, recs, figures)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -26,19 +27,23 @@ type tuneFlags struct {
 	bounds     string
 	refit      int
 	reward     string
+	warmUp     int
+	stopEI     float64
 }
 
 func (t *tuneFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&t.tune, "tune", false, "adapt SARDONICS by Bayesian optimization during the first iterations x iter-steps steps, then sample with the policy")
 	fs.StringVar(&t.policy, "policy", "", "sample with the kernels of a policy `FILE` written by sardonics tune")
-	fs.IntVar(&t.iterations, "iterations", 200, "adaptation iterations I")
-	fs.IntVar(&t.iterSteps, "iter-steps", 100, "chain steps L per adaptation iteration")
+	fs.IntVar(&t.iterations, "iterations", 0, "adaptation iterations I (0: the reward's default, 25 for ess, 200 for acf and cost)")
+	fs.IntVar(&t.iterSteps, "iter-steps", 0, "chain steps L per adaptation iteration (0: the reward's default, 800 for ess, 100 for acf and cost)")
 	fs.IntVar(&t.acfLag, "acf-lag", 0, "lags 1..N of the energy ACF scored by the reward (0: min(100, L-1))")
 	fs.IntVar(&t.kernels, "kernels", 1000, "settings K drawn from the Boltzmann policy for the sampling phase")
-	fs.Float64Var(&t.tau, "policy-tau", 0.2, "temperature of the Boltzmann policy, in standard deviations of the rewards")
+	fs.Float64Var(&t.tau, "policy-tau", 0, "temperature of the Boltzmann policy (0: the reward's default): for ess in nats of ESS per CPU-second (default 0.05), for acf and cost in standard deviations of the rewards (default 0.2)")
 	fs.StringVar(&t.bounds, "bounds", "", "override search bounds, e.g. kl=1:20,ku=2:60,gl=0.9:1,gh=1:1.1,n=1:2")
-	fs.IntVar(&t.refit, "refit-every", 0, "refit the GP hyperparameters every N iterations (0: whenever the data grew by 10%)")
-	fs.StringVar(&t.reward, "reward", "acf", "tuning reward: acf (the paper's: one minus the ACF area per step) or cost (flips per autocorrelation time: charges long walks)")
+	fs.IntVar(&t.refit, "refit-every", 0, "consider refitting the GP hyperparameters every N iterations (0: whenever the data grew by 10%); a refit runs only when it would change the fit")
+	fs.StringVar(&t.reward, "reward", tune.RewardESS, "tuning reward: ess (estimated effective samples of the energy per modeled CPU-second of the window), acf (the paper's: one minus the ACF area per step) or cost (flips per autocorrelation time)")
+	fs.IntVar(&t.warmUp, "warm-up", 0, "iterations (of the I) whose steps run with the default theta before the first scored window (0: the reward's default, I/10 rounded up for ess, none for acf and cost)")
+	fs.Float64Var(&t.stopEI, "stop-ei", 0, "end the adaptation once the expected improvement stays below this (in reward units) 3 times in a row (0: the reward's default, 0.01 for ess, never for acf and cost; negative: never)")
 }
 
 func (t *tuneFlags) config() (tune.Config, error) {
@@ -46,16 +51,18 @@ func (t *tuneFlags) config() (tune.Config, error) {
 	if err != nil {
 		return tune.Config{}, &UsageError{err.Error()}
 	}
-	if t.iterations < 1 || t.iterSteps < 2 || t.kernels < 1 || !(t.tau > 0) {
-		return tune.Config{}, usagef("need --iterations >= 1, --iter-steps >= 2, --kernels >= 1, --policy-tau > 0")
+	if t.iterations < 0 || t.iterSteps < 0 || t.iterSteps == 1 || t.kernels < 1 || t.tau < 0 || t.warmUp < 0 {
+		return tune.Config{}, usagef("need --iterations >= 1, --iter-steps >= 2, --kernels >= 1, --policy-tau > 0 and --warm-up >= 0 (0 for the defaults)")
 	}
-	if t.reward != "acf" && t.reward != "cost" {
-		return tune.Config{}, usagef("--reward %q (expected acf or cost)", t.reward)
+	switch t.reward {
+	case tune.RewardESS, tune.RewardACF, tune.RewardCost:
+	default:
+		return tune.Config{}, usagef("--reward %q (expected ess, acf or cost)", t.reward)
 	}
-	c := tune.Config{Space: sp, Iterations: t.iterations, IterSteps: t.iterSteps, ACFLag: t.acfLag,
-		Kernels: t.kernels, PolicyTau: t.tau, CostAware: t.reward == "cost"}
+	c := tune.Config{Space: sp, Reward: t.reward, Iterations: t.iterations, IterSteps: t.iterSteps, ACFLag: t.acfLag,
+		Kernels: t.kernels, PolicyTau: t.tau, WarmUp: t.warmUp, StopEI: t.stopEI}
 	c.BO.RefitEvery = t.refit
-	return c, nil
+	return c.WithDefaults(), nil
 }
 
 // apply wires --tune or --policy into a sample run.
@@ -71,6 +78,9 @@ func (t *tuneFlags) apply(cfg *runner.Config, m *model.Model, haveParams bool) e
 		if err != nil {
 			return &UsageError{err.Error()}
 		}
+		if err := policyFor(t.policy, m); err != nil {
+			return err
+		}
 		cfg.SAW.Thetas = th
 	}
 	if t.tune {
@@ -78,10 +88,35 @@ func (t *tuneFlags) apply(cfg *runner.Config, m *model.Model, haveParams bool) e
 		if err != nil {
 			return err
 		}
-		if c.Steps() > cfg.Steps {
-			return usagef("--tune uses %d x %d = %d steps, more than --steps %d", c.Iterations, c.IterSteps, c.Steps(), cfg.Steps)
+		if c.Steps() >= cfg.Steps {
+			return usagef("--tune adapts during up to the first %d x %d = %d steps (--iterations x --iter-steps), which leaves none of --steps %d to sample with the policy; give more --steps or fewer iterations",
+				c.Iterations, c.IterSteps, c.Steps(), cfg.Steps)
+		}
+		if c.Steps() > cfg.Burn {
+			return usagef("--tune adapts during up to the first %d x %d = %d steps (--iterations x --iter-steps), but --burn %d would keep %d of them in the statistics; give --burn %d or more (below --steps %d), or no --burn for that default",
+				c.Iterations, c.IterSteps, c.Steps(), cfg.Burn, c.Steps()-cfg.Burn, c.Steps(), cfg.Steps)
 		}
 		cfg.Tune = tune.Tuner(c)
+	}
+	return nil
+}
+
+// policyFor refuses a policy file tuned for another model than m. Files
+// that name no model (written before policies recorded it) are accepted.
+func policyFor(path string, m *model.Model) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return &UsageError{err.Error()}
+	}
+	var p struct {
+		Spec *string `json:"spec"`
+	}
+	if err := json.Unmarshal(b, &p); err != nil {
+		return usagef("%s: %v (expected a policy file written by sardonics tune)", path, err)
+	}
+	if p.Spec != nil && *p.Spec != m.Spec {
+		return usagef("--policy %s was tuned for model %s, not for --model %s; tune this model with sardonics tune (or sample --tune), or, if it is the same model written differently, set \"spec\" in %s to %q",
+			path, *p.Spec, m.Spec, path, m.Spec)
 	}
 	return nil
 }
@@ -92,11 +127,18 @@ func init() {
 		Usage: "--model SPEC (--T T | --beta B) --out DIR [flags]",
 		Short: "run the Bayesian-optimization adaptation alone and write the policy",
 		Long: `Runs the adaptation phase of one SARDONICS chain (trial --trial, seed --seed):
-I iterations of L steps, each scored by one minus the mean absolute energy
-autocorrelation over lags 1..acf-lag; a GP with an ARD squared-exponential
-kernel, expected improvement maximized by DIRECT. Writes DIR/policy.json (K
-settings from the Boltzmann policy, reusable with sample --policy),
-DIR/tuning.csv and DIR/rewards.png.`,
+up to I iterations of L steps, each scored by the reward. By default (ess)
+the estimated effective sample size of the energy per modeled CPU-second of
+the window: the search starts at the default theta and its neighbourhood,
+proposes by expected improvement per modeled cost, stops early once that
+improvement is negligible, and draws the policy from the settings tried
+(lower confidence bound), keeping the default theta unless the policy is
+predicted to beat it by 10%. With --reward acf, the paper's protocol: one
+minus the mean absolute energy autocorrelation over lags 1..acf-lag, and
+the Boltzmann policy over the whole space. A GP with an ARD
+squared-exponential kernel, expected improvement maximized by DIRECT.
+Writes DIR/policy.json (K settings from the policy, reusable with sample
+--policy), DIR/tuning.csv and DIR/rewards.png.`,
 		Flags: func(fs *flag.FlagSet, env *Env) func([]string) error {
 			var temp temperature
 			var sf sawFlags
@@ -119,6 +161,9 @@ DIR/tuning.csv and DIR/rewards.png.`,
 				if *out == "" {
 					return usagef("--out DIR is required")
 				}
+				if *trial < 0 {
+					return usagef("--trial %d (expected 0 or more)", *trial)
+				}
 				m, err := loadModel(*spec)
 				if err != nil {
 					return err
@@ -139,7 +184,7 @@ DIR/tuning.csv and DIR/rewards.png.`,
 				}
 				defer release()
 				sch := ch.(*saw.Chain)
-				fmt.Fprintf(env.Stdout, "%s, beta = %g: %d iterations x %d steps\n", m.Describe(), beta, c.Iterations, c.IterSteps)
+				fmt.Fprintf(env.Stdout, "%s, beta = %g: reward %s, up to %d iterations x %d steps\n", m.Describe(), beta, c.Reward, c.Iterations, c.IterSteps)
 				// SIGINT or SIGTERM stops the adaptation between iterations
 				// (one iteration is well under a second); the finished
 				// iterations are kept.
@@ -162,7 +207,7 @@ DIR/tuning.csv and DIR/rewards.png.`,
 				if err := tune.WritePolicy(filepath.Join(*out, "policy.json"), pol); err != nil {
 					return err
 				}
-				rec := &runner.TrialRecord{Sampler: "sardonics", Trial: *trial, Tune: res.Record(c.Steps())}
+				rec := &runner.TrialRecord{Sampler: "sardonics", Trial: *trial, Tune: res.Record()}
 				if err := runner.WriteTuningCSV(filepath.Join(*out, "tuning.csv"), []*runner.TrialRecord{rec}); err != nil {
 					return err
 				}
@@ -191,7 +236,7 @@ func keepTuning(env *Env, out, spec string, beta float64, trial int, c tune.Conf
 		if err := os.MkdirAll(out, 0o755); err != nil {
 			return err
 		}
-		rec := &runner.TrialRecord{Sampler: "sardonics", Trial: trial, Tune: res.Record(n * c.IterSteps)}
+		rec := &runner.TrialRecord{Sampler: "sardonics", Trial: trial, Tune: res.Record()}
 		if err := runner.WriteTuningCSV(filepath.Join(out, "tuning.csv"), []*runner.TrialRecord{rec}); err != nil {
 			return err
 		}

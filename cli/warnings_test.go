@@ -16,7 +16,7 @@ func TestSampleWarns(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := readSummary(t, dir)
-	if !strings.Contains(stderr, "sardonics: warning: metropolis: split-R-hat") || len(s.Warnings) == 0 {
+	if !strings.Contains(stderr, "sardonics: warning: sampler metropolis: split-R-hat") || len(s.Warnings) == 0 {
 		t.Fatalf("no R-hat warning; stderr %q, summary warnings %q", stderr, s.Warnings)
 	}
 	dir = t.TempDir()

@@ -1,12 +1,15 @@
 package pprof
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
-
-	"github.com/pkg/profile"
+	"runtime"
+	"runtime/pprof"
+	"runtime/trace"
 )
 
 // Flags are the profiling flags of one subcommand.
@@ -16,35 +19,118 @@ type Flags struct {
 
 // Register adds --cpuprofile, --memprofile and --trace to fs.
 func (f *Flags) Register(fs *flag.FlagSet) {
-	fs.StringVar(&f.CPU, "cpuprofile", "", "write a CPU profile to `FILE` (read it with go tool pprof)")
+	fs.StringVar(&f.CPU, "cpuprofile", "", "write a CPU profile to `FILE` (read it with go tool pprof); combines with --memprofile and --trace")
 	fs.StringVar(&f.Mem, "memprofile", "", "write a heap profile to `FILE` when the command ends")
 	fs.StringVar(&f.Trace, "trace", "", "write an execution trace to `FILE` (go tool trace)")
 }
 
-// Start starts the requested profiles; the returned function stops them and
-// moves each file to the path asked for. pkg/profile allows one profile at
-// a time, so CPU wins over trace over memory when several are asked for.
+// MemProfileRate is the heap sampling rate (bytes per sample) while
+// --memprofile is on: finer than the runtime's default of 512 KiB, as
+// github.com/pkg/profile used to set it.
+const MemProfileRate = 4096
+
+// Start starts every requested profile at once (CPU, trace and heap may be
+// combined); the returned function stops them and writes each file. Each
+// file is created at Start, in the folder asked for, so that a path that
+// cannot be written fails before the command runs, and is renamed into
+// place at stop, so that a profile cut short never overwrites a good one.
 func (f *Flags) Start() (stop func() error, err error) {
-	var mode func(*profile.Profile)
-	var name, dst string
-	switch {
-	case f.CPU != "":
-		mode, name, dst = profile.CPUProfile, "cpu.pprof", f.CPU
-	case f.Trace != "":
-		mode, name, dst = profile.TraceProfile, "trace.out", f.Trace
-	case f.Mem != "":
-		mode, name, dst = profile.MemProfile, "mem.pprof", f.Mem
-	default:
-		return func() error { return nil }, nil
+	type out struct {
+		flag, dst string
+		tmp       *os.File
 	}
-	dir, err := os.MkdirTemp(filepath.Dir(dst), ".profile")
-	if err != nil {
-		return nil, fmt.Errorf("profile: %w", err)
+	var outs []*out
+	seen := map[string]string{}
+	for _, o := range []struct{ flag, dst string }{{"cpuprofile", f.CPU}, {"trace", f.Trace}, {"memprofile", f.Mem}} {
+		if o.dst == "" {
+			continue
+		}
+		abs, err := filepath.Abs(o.dst)
+		if err != nil {
+			abs = o.dst
+		}
+		if prev, dup := seen[abs]; dup {
+			return nil, fmt.Errorf("--%s and --%s both write %s (expected a file for each)", prev, o.flag, o.dst)
+		}
+		seen[abs] = o.flag
+		outs = append(outs, &out{flag: o.flag, dst: o.dst})
 	}
-	p := profile.Start(mode, profile.ProfilePath(dir), profile.Quiet, profile.NoShutdownHook)
+	cleanup := func() {
+		for _, o := range outs {
+			if o.tmp != nil {
+				o.tmp.Close()
+				os.Remove(o.tmp.Name())
+			}
+		}
+	}
+	for _, o := range outs {
+		t, err := os.CreateTemp(filepath.Dir(o.dst), "."+filepath.Base(o.dst)+".*")
+		if err != nil {
+			cleanup()
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err // the temporary name means nothing to the user
+			}
+			return nil, fmt.Errorf("--%s %s: %v", o.flag, o.dst, err)
+		}
+		o.tmp = t
+	}
+	byFlag := func(name string) *out {
+		for _, o := range outs {
+			if o.flag == name {
+				return o
+			}
+		}
+		return nil
+	}
+	cpu, tr, mem := byFlag("cpuprofile"), byFlag("trace"), byFlag("memprofile")
+	if cpu != nil {
+		if err := pprof.StartCPUProfile(cpu.tmp); err != nil {
+			cleanup()
+			return nil, fmt.Errorf("--cpuprofile: %v", err)
+		}
+	}
+	if tr != nil {
+		if err := trace.Start(tr.tmp); err != nil {
+			if cpu != nil {
+				pprof.StopCPUProfile()
+			}
+			cleanup()
+			return nil, fmt.Errorf("--trace: %v", err)
+		}
+	}
+	oldRate := runtime.MemProfileRate
+	if mem != nil {
+		runtime.MemProfileRate = MemProfileRate
+	}
 	return func() error {
-		p.Stop()
-		defer os.RemoveAll(dir)
-		return os.Rename(filepath.Join(dir, name), dst)
+		if cpu != nil {
+			pprof.StopCPUProfile()
+		}
+		if tr != nil {
+			trace.Stop()
+		}
+		var first error
+		keep := func(err error) {
+			if err != nil && first == nil {
+				first = err
+			}
+		}
+		if mem != nil {
+			runtime.GC() // the heap profile shows the state as of the last GC
+			keep(pprof.Lookup("heap").WriteTo(mem.tmp, 0))
+			runtime.MemProfileRate = oldRate
+		}
+		for _, o := range outs {
+			err := o.tmp.Close()
+			if err == nil {
+				err = os.Rename(o.tmp.Name(), o.dst)
+			}
+			if err != nil {
+				os.Remove(o.tmp.Name())
+				keep(fmt.Errorf("--%s %s: %v", o.flag, o.dst, err))
+			}
+		}
+		return first
 	}, nil
 }

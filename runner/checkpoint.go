@@ -29,6 +29,7 @@ type checkpoint struct {
 	Base       sampler.Stats   `json:"counters"`
 	Energies   []float64       `json:"energies"`
 	States     [][]uint8       `json:"states,omitempty"`
+	Overlap    []float64       `json:"overlap,omitempty"` // replica exchange with two sets
 	Thetas     []string        `json:"thetas,omitempty"`
 	Tuning     json.RawMessage `json:"tuning,omitempty"`    // the adaptation in progress
 	TuneRecord *TuneRecord     `json:"tune_done,omitempty"` // the finished adaptation
@@ -50,7 +51,7 @@ func (t *trial) checkpoint(cpu, wall float64) error {
 		return err
 	}
 	c := checkpoint{Version: checkpointVersion, Meta: t.cfg.Meta, Sampler: t.name, Trial: t.rec.Trial,
-		Spins: t.ch.Spins(), RNG: rs, Base: t.base, Energies: t.rec.Energies, States: t.rec.States,
+		Spins: t.ch.Spins(), RNG: rs, Base: t.base, Energies: t.rec.Energies, States: t.rec.States, Overlap: t.rec.Overlap,
 		TuneRecord: t.rec.Tune, CPUSeconds: cpu, Wall: wall}
 	if sf, ok := t.stateful(); ok {
 		c.State = sf.AppendState(nil)
@@ -92,8 +93,7 @@ func (t *trial) restore(cpu, wall *float64) (*checkpoint, error) {
 		return nil, err
 	}
 	if c.Meta != t.cfg.Meta || c.Sampler != t.name || c.Trial != t.rec.Trial {
-		return nil, &UsageError{fmt.Sprintf("%s: checkpoint of a different run (%s trial %d, %+v; expected %s trial %d, %+v)",
-			path, c.Sampler, c.Trial, c.Meta, t.name, t.rec.Trial, t.cfg.Meta)}
+		return nil, otherRunError(path, c.Sampler, c.Trial, c.Meta, t.name, t.rec.Trial, t.cfg.Meta)
 	}
 	if len(c.Spins) != t.cfg.Model.Variables() || len(c.Energies) > t.cfg.Steps {
 		return nil, &UsageError{fmt.Sprintf("%s: checkpoint does not fit the model or step count", path)}
@@ -102,6 +102,7 @@ func (t *trial) restore(cpu, wall *float64) (*checkpoint, error) {
 		return nil, &UsageError{fmt.Sprintf("%s: random stream: %v", path, err)}
 	}
 	t.base, t.rec.Energies, t.rec.States, t.rec.Tune = c.Base, c.Energies, c.States, c.TuneRecord
+	t.rec.Overlap = c.Overlap
 	t.thetas = nil
 	for _, s := range c.Thetas {
 		th, err := saw.ParseTheta(s)

@@ -18,7 +18,7 @@ func TestWarnings(t *testing.T) {
 	if len(w) != 4 {
 		t.Fatalf("warnings %q (expected R-hat and ESS for sw, both for sardonics)", w)
 	}
-	for i, want := range []string{"sw: split-R-hat 1.900", "sw: bulk ESS 12 ", "sardonics: split-R-hat cannot be estimated", "sardonics: bulk ESS n/a"} {
+	for i, want := range []string{"sampler sw: split-R-hat 1.900", "sampler sw: bulk ESS 12 ", "sampler sardonics: split-R-hat cannot be estimated", "sampler sardonics: bulk ESS n/a"} {
 		if !strings.HasPrefix(w[i], want) {
 			t.Errorf("warning %d = %q, expected it to start %q", i, w[i], want)
 		}

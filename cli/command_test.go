@@ -1,0 +1,300 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"sardonics/model"
+	"sardonics/runner"
+)
+
+// Golden CLI tests, in the manner of the go command's script tests: each
+// testdata/command_*.txt (and init_*.txt) is a script of sardonics command
+// lines and checks on what they print and write, followed by files in
+// txtar form ("-- NAME --" lines) that are written into the script's work
+// folder $WORK before it runs. Script lines:
+//
+//	# comment
+//	[!] sardonics ARGS...    run (as the sardonics binary would); ! expects a failure
+//	status N                 the last command's exit status is N
+//	[!] stdout|stderr RE     the last command's output matches (! does not match) RE
+//	cmp stdout|stderr|FILE FILE  the two are equal byte for byte
+//	[!] exists PATH          the path exists (! does not)
+//	cp SRC DST, rm PATH      copy a file, remove a path
+//
+// Arguments are split at spaces; 'single quotes' keep spaces. $WORK in
+// arguments is the work folder, and in outputs the work folder reads $WORK,
+// so the expected output is independent of where the test runs.
+
+// commandScript runs the scripts testdata/PREFIX*.txt, each as a subtest.
+func commandScript(t *testing.T, prefix string) {
+	files, err := filepath.Glob(filepath.Join("testdata", prefix+"*.txt"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no testdata/%s*.txt scripts (%v)", prefix, err)
+	}
+	for _, f := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) {
+			runCommandScript(t, f)
+		})
+	}
+}
+
+func runCommandScript(t *testing.T, file string) {
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	script, files := splitScriptFiles(string(raw))
+	for name, data := range files {
+		p := filepath.Join(work, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stdout, stderr string
+	status := 0
+	path := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(work, p)
+	}
+	for n, line := range strings.Split(script, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		where := file + ":" + strconv.Itoa(n+1)
+		args := splitScriptLine(line)
+		neg := args[0] == "!"
+		if neg {
+			args = args[1:]
+		}
+		if args[0] != "stdout" && args[0] != "stderr" { // outputs read $WORK already
+			for i := range args {
+				args[i] = strings.ReplaceAll(args[i], "$WORK", work)
+			}
+		}
+		fail := func(format string, a ...any) {
+			t.Fatalf("%s: %s\n%s\nstdout:\n%s\nstderr:\n%s", where, line, fmt.Sprintf(format, a...), stdout, stderr)
+		}
+		switch args[0] {
+		case "sardonics":
+			var o, e bytes.Buffer
+			err := Run(args[1:], &o, &e)
+			if err != nil {
+				e.WriteString("sardonics: " + err.Error() + "\n") // as main does
+			}
+			stdout = strings.ReplaceAll(o.String(), work, "$WORK")
+			stderr = strings.ReplaceAll(e.String(), work, "$WORK")
+			status = ExitCode(err)
+			if neg != (err != nil) {
+				fail("exit status %d (want %s)", status, map[bool]string{true: "a failure", false: "success"}[neg])
+			}
+		case "status":
+			if want, _ := strconv.Atoi(args[1]); status != want {
+				fail("exit status %d, want %d", status, want)
+			}
+		case "stdout", "stderr":
+			out := stdout
+			if args[0] == "stderr" {
+				out = stderr
+			}
+			re, err := regexp.Compile("(?m)" + args[1])
+			if err != nil {
+				fail("%v", err)
+			}
+			if re.MatchString(out) == neg {
+				fail("%s does not %smatch %q", args[0], map[bool]string{true: "not ", false: ""}[neg], args[1])
+			}
+		case "cmp":
+			var got string
+			switch args[1] {
+			case "stdout":
+				got = stdout
+			case "stderr":
+				got = stderr
+			default:
+				b, err := os.ReadFile(path(args[1]))
+				if err != nil {
+					fail("%v", err)
+				}
+				got = string(b)
+			}
+			want, err := os.ReadFile(path(args[2]))
+			if err != nil {
+				fail("%v", err)
+			}
+			if got != string(want) {
+				fail("%s differs from %s:\n--- got\n%s--- want\n%s", args[1], args[2], got, want)
+			}
+		case "exists":
+			_, err := os.Stat(path(args[1]))
+			if (err == nil) == neg {
+				fail("%s: exists = %v", args[1], err == nil)
+			}
+		case "cp":
+			b, err := os.ReadFile(path(args[1]))
+			if err == nil {
+				err = os.WriteFile(path(args[2]), b, 0o644)
+			}
+			if err != nil {
+				fail("%v", err)
+			}
+		case "rm":
+			if err := os.RemoveAll(path(args[1])); err != nil {
+				fail("%v", err)
+			}
+		default:
+			fail("unknown script command %q", args[0])
+		}
+	}
+}
+
+// splitScriptFiles separates a script from its "-- NAME --" files.
+func splitScriptFiles(s string) (string, map[string]string) {
+	files := map[string]string{}
+	lines := strings.SplitAfter(s, "\n")
+	var script strings.Builder
+	name := ""
+	for _, l := range lines {
+		t := strings.TrimRight(l, "\n")
+		if strings.HasPrefix(t, "-- ") && strings.HasSuffix(t, " --") && len(t) > 6 {
+			name = strings.TrimSpace(t[3 : len(t)-3])
+			files[name] = ""
+			continue
+		}
+		if name == "" {
+			script.WriteString(l)
+		} else {
+			files[name] += l
+		}
+	}
+	return script.String(), files
+}
+
+// splitScriptLine splits at spaces, keeping 'quoted' spans together.
+func splitScriptLine(line string) []string {
+	var args []string
+	var cur strings.Builder
+	inQuote, have := false, false
+	for _, r := range line {
+		switch {
+		case r == '\'':
+			inQuote, have = !inQuote, true
+		case r == ' ' && !inQuote:
+			if have {
+				args = append(args, cur.String())
+				cur.Reset()
+				have = false
+			}
+		default:
+			cur.WriteRune(r)
+			have = true
+		}
+	}
+	if have {
+		args = append(args, cur.String())
+	}
+	return args
+}
+
+// TestCommandScripts: a failed run leaves no command.json and its fixed
+// rerun works; equivalent commands are accepted and told which finished
+// trials they reuse; another command is refused with a readable diff;
+// report refuses to write into its own input.
+func TestCommandScripts(t *testing.T) { commandScript(t, "command_") }
+
+// The normalized command makes --beta 2 and --T 0.5, and samplers in any
+// order, the same; settings that do not change results are left out.
+func TestNormalizeCommand(t *testing.T) {
+	norm := func(args ...string) map[string]string {
+		t.Helper()
+		fs, _, _ := newFlagSet(commands["sample"], &Env{Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}})
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		set, err := normalizeCommand(fs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return set
+	}
+	a := norm("--model=ferro2d:L=4", "--T=0.5", "--sampler=gibbs,sardonics", "--quiet", "--threads=3")
+	b := norm("--model=ferro2d:L=4", "--beta=2", "--sampler=sardonics,gibbs", "--checkpoint-every=1m")
+	fs, _, _ := newFlagSet(commands["sample"], &Env{Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}})
+	if d := diffCommands(a, b, fs); len(d) > 0 {
+		t.Errorf("equivalent commands differ: %q", d)
+	}
+	if a["beta"] != "2" || a["sampler"] != "sardonics,gibbs" || a["steps"] != "100000" {
+		t.Errorf("normalized: beta %q, sampler %q, steps %q", a["beta"], a["sampler"], a["steps"])
+	}
+	for _, k := range []string{"T", "quiet", "threads", "checkpoint-every", "out", "resume"} {
+		if _, ok := a[k]; ok {
+			t.Errorf("%s is compared", k)
+		}
+	}
+	c := norm("--model=ferro2d:L=4", "--beta=2", "--steps=2000")
+	// --sampler defaults to sardonics,gibbs: only steps differs.
+	if d := diffCommands(a, c, fs); len(d) != 1 || d[0] != "steps: 100000 (there) vs 2000 (now)" {
+		t.Errorf("diff %q", d)
+	}
+}
+
+// The --save-states estimate: (steps - burn) rows of one byte per variable
+// per trial and sampler, said before a run above statesWarnBytes.
+func TestStatesNote(t *testing.T) {
+	m, err := model.Load("ferro2d:L=100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &runner.Config{Model: m, Samplers: []string{"sardonics", "gibbs"}, Steps: 100000, Burn: 20000, Trials: 10, SaveStates: true}
+	total, per := statesSize(cfg)
+	if per != 80000*10000+128 || total != 20*per {
+		t.Errorf("statesSize = %v, %v", total, per)
+	}
+	want := "sardonics: --save-states will write about 16.0 GB (2 samplers x 10 trials x 800.0 MB; each running trial holds its 800.0 MB in memory)\n"
+	if got := statesNote(cfg); got != want {
+		t.Errorf("statesNote:\n%q\nwant\n%q", got, want)
+	}
+	cfg.Steps, cfg.Burn = 20000, 19999 // 20 x 10 kB: nothing to say
+	if got := statesNote(cfg); got != "" {
+		t.Errorf("small run: %q", got)
+	}
+	cfg.Steps, cfg.Burn, cfg.SaveStates = 100000, 0, false
+	if got := statesNote(cfg); got != "" {
+		t.Errorf("without --save-states: %q", got)
+	}
+	for b, want := range map[float64]string{0: "0 B", 999: "999 B", 1500: "1.5 kB", 999999: "1.0 MB", 1.2e9: "1.2 GB", 3e12: "3.0 TB"} {
+		if got := humanBytes(b); got != want {
+			t.Errorf("humanBytes(%v) = %q, want %q", b, got, want)
+		}
+	}
+}
+
+// The message before a big --save-states run, end to end with the
+// threshold lowered so that the run stays small.
+func TestStatesNoteShown(t *testing.T) {
+	old := statesWarnBytes
+	statesWarnBytes = 1000
+	defer func() { statesWarnBytes = old }()
+	_, stderr, err := run(t, "sample", "--model", "ferro2d:L=4", "--T", "2", "--sampler", "gibbs", "--steps", "100", "--burn", "10",
+		"--trials", "2", "--save-states", "--quiet", "--out", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "sardonics: --save-states will write about 3.1 kB (1 sampler x 2 trials x 1.6 kB; each running trial holds its 1.6 kB in memory)\n"
+	if !strings.HasPrefix(stderr, want) {
+		t.Errorf("stderr:\n%s\nwant it to start with\n%s", stderr, want)
+	}
+}
