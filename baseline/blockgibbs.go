@@ -93,3 +93,6 @@ func (c *blockGibbs) draw(x []float64, s []int8, f []float64) {
 func (c *blockGibbs) Energy() float64      { return c.e }
 func (c *blockGibbs) Spins() []int8        { return c.s }
 func (c *blockGibbs) Stats() sampler.Stats { return sampler.Stats{Flips: -1} }
+
+// SetBeta changes the inverse temperature (see sampler.Tempered).
+func (c *blockGibbs) SetBeta(beta float64) { c.beta = beta }

@@ -132,3 +132,6 @@ func (c *rbmSingle) Spins() []int8   { return c.s }
 func (c *rbmSingle) Stats() sampler.Stats {
 	return sampler.Stats{Flips: c.flips, Proposed: c.proposed, Accepted: c.accepted}
 }
+
+// SetBeta changes the inverse temperature (see sampler.Tempered).
+func (c *rbmSingle) SetBeta(beta float64) { c.beta = beta }

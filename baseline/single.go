@@ -38,14 +38,7 @@ func newSingle(m *model.Model, beta float64, r *rand.PCG, init []int8, metropoli
 	if u, jInt, hInt, k, ok := integerForm(is); ok {
 		c.table, c.u, c.jInt, c.hInt, c.k = true, u, jInt, hInt, k
 		c.thr = make([]uint64, 2*k+1)
-		for f := -k; f <= k; f++ {
-			x := 2 * beta * u * float64(f)
-			if metropolis { // indexed by s_i f_i = dE/2
-				c.thr[f+k] = threshold(math.Exp(-x))
-			} else { // indexed by f_i: P(s_i = +1)
-				c.thr[f+k] = threshold(1 / (1 + math.Exp(-x)))
-			}
-		}
+		c.setThresholds()
 		c.nb = make([]nbr, len(jInt))
 		for e := range c.nb {
 			c.nb[e] = nbr{is.Adj[e], jInt[e]}
@@ -60,6 +53,34 @@ func newSingle(m *model.Model, beta float64, r *rand.PCG, init []int8, metropoli
 		c.e = is.Energy(s)
 	}
 	return c, nil
+}
+
+// setThresholds fills the acceptance table (and the fast paths' copy) for
+// c.beta.
+func (c *single) setThresholds() {
+	k := c.k
+	for f := -k; f <= k; f++ {
+		x := 2 * c.beta * c.u * float64(f)
+		if f == 0 {
+			x = 0 // 2 beta may overflow to +Inf, and Inf * 0 is NaN
+		}
+		if c.metropolis { // indexed by s_i f_i = dE/2
+			c.thr[f+k] = threshold(math.Exp(-x))
+		} else { // indexed by f_i: P(s_i = +1)
+			c.thr[f+k] = threshold(1 / (1 + math.Exp(-x)))
+		}
+		if c.thr8 != nil {
+			c.thr8[uint8(f)] = c.thr[f+k]
+		}
+	}
+}
+
+// SetBeta changes the inverse temperature (see sampler.Tempered).
+func (c *single) SetBeta(beta float64) {
+	c.beta = beta
+	if c.table {
+		c.setThresholds()
+	}
 }
 
 // single is the sparse single-site chain. The table path keeps couplings,
@@ -164,7 +185,7 @@ func (c *single) gibbsFloat() {
 	h = h[:len(s)]
 	start = start[:len(s)+1]
 	lo := start[0]
-	b2 := 2 * c.beta
+	b2 := min(2*c.beta, math.MaxFloat64) // finite, so that b2 * 0 is 0
 	dE := 0.0
 	for i := range s {
 		hi := start[i+1]

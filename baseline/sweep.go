@@ -83,9 +83,7 @@ func (c *single) setupFast() {
 	copy(buf, c.s)
 	c.s, c.s16 = buf[:n:n], (*[fastSpan]int8)(buf)
 	c.thr8 = new([256]uint64)
-	for f := -c.k; f <= c.k; f++ {
-		c.thr8[uint8(f)] = c.thr[f+c.k]
-	}
+	c.setThresholds()
 	if d == 4 {
 		c.rows4 = make([]row4, n)
 		for i := range c.rows4 {

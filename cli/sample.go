@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -9,8 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"sardonics/model"
 	"sardonics/runner"
@@ -18,30 +18,121 @@ import (
 	"sardonics/topology"
 )
 
-// temperature holds --T and --beta.
-type temperature struct{ T, Beta float64 }
+// temperature holds --T and --beta; each remembers whether it was given,
+// so that --beta 0 (the uniform distribution) is told from no flag.
+type temperature struct{ T, Beta optFloat }
+
+// optFloat is a float64 flag that records whether it was set.
+type optFloat struct {
+	v   float64
+	set bool
+}
+
+func (f *optFloat) String() string {
+	if f == nil || !f.set {
+		return ""
+	}
+	return strconv.FormatFloat(f.v, 'g', -1, 64)
+}
+
+func (f *optFloat) Set(s string) error {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return errors.New("parse error")
+	}
+	f.v, f.set = v, true
+	return nil
+}
 
 func (t *temperature) register(fs *flag.FlagSet) {
-	fs.Float64Var(&t.T, "T", 0, "temperature `T` (beta = 1/T); give --T or --beta")
-	fs.Float64Var(&t.Beta, "beta", 0, "inverse temperature `B`")
+	fs.Var(&t.T, "T", "temperature `T`, finite and > 0 (beta = 1/T); give --T or --beta")
+	fs.Var(&t.Beta, "beta", "inverse temperature `B`, finite and >= 0 (0: the uniform distribution)")
 }
+
+// validTemperature is the accepted range, for error messages.
+const validTemperature = "give --T or --beta, with T > 0 finite or B >= 0 finite (--beta 0 samples the uniform distribution)"
 
 func (t *temperature) beta() (float64, error) {
 	switch {
-	case t.T != 0 && t.Beta != 0:
-		return 0, usagef("give --T or --beta, not both")
-	case t.T != 0:
-		if !(t.T > 0) || math.IsInf(t.T, 0) {
-			return 0, usagef("--T %v (expected a positive finite temperature)", t.T)
+	case t.T.set && t.Beta.set:
+		return 0, usagef("--T %s and --beta %s: give one of them, not both", t.T.String(), t.Beta.String())
+	case t.T.set:
+		if t.T.v == 0 {
+			return 0, usagef("--T 0 is zero temperature (infinite beta), which cannot be sampled; %s", validTemperature)
 		}
-		return 1 / t.T, nil
-	case t.Beta != 0:
-		if !(t.Beta > 0) || math.IsInf(t.Beta, 0) {
-			return 0, usagef("--beta %v (expected a positive finite number)", t.Beta)
+		if !(t.T.v > 0) || math.IsInf(t.T.v, 0) || math.IsInf(1/t.T.v, 0) {
+			return 0, usagef("--T %s is out of range; %s", t.T.String(), validTemperature)
 		}
-		return t.Beta, nil
+		return 1 / t.T.v, nil
+	case t.Beta.set:
+		if !(t.Beta.v >= 0) || math.IsInf(t.Beta.v, 0) {
+			return 0, usagef("--beta %s is out of range; %s", t.Beta.String(), validTemperature)
+		}
+		return t.Beta.v + 0, nil // -0 is 0
 	}
-	return 0, usagef("give --T or --beta")
+	return 0, usagef("no temperature: %s", validTemperature)
+}
+
+// samplersAtBeta refuses metropolis at beta = 0: it accepts every flip
+// there, so its sweep flips every spin and the chain alternates between a
+// state and its negation instead of sampling the uniform distribution.
+func samplersAtBeta(list string, beta float64) error {
+	if beta != 0 {
+		return nil
+	}
+	for _, name := range strings.Split(list, ",") {
+		if strings.TrimSpace(name) == "metropolis" {
+			return usagef("--sampler metropolis at --beta 0 accepts every flip, so each sweep flips every spin and the chain only alternates between two states; at beta 0 use gibbs, sw, blockgibbs or sardonics")
+		}
+	}
+	return nil
+}
+
+// defaultBurn is the burn-in of a run of 100000 steps or more without
+// --burn; shorter runs discard their first fifth.
+const defaultBurn = 20000
+
+// checkSampleFlags checks sample's step, trial and thread counts and, when
+// --burn was not given, sets *burn to its default: min(20000, steps/5),
+// raised to the tuning steps with --tune. The note says how a default other
+// than 20000 was chosen, for the first output line ("" otherwise).
+func checkSampleFlags(fs *flag.FlagSet, tf *tuneFlags, steps int, burn *int, trials, offset, threads int, every time.Duration) (string, error) {
+	switch {
+	case steps < 1:
+		return "", usagef("--steps %d (expected at least 1)", steps)
+	case trials < 1:
+		return "", usagef("--trials %d (expected at least 1)", trials)
+	case offset < 0:
+		return "", usagef("--trial-offset %d (expected 0 or more)", offset)
+	case threads < 0:
+		return "", usagef("--threads %d (expected 0 or more; 0: as many trials at once as CPUs)", threads)
+	case every < 0:
+		return "", usagef("--checkpoint-every %v (expected a duration of 0 or more; 0: checkpoint only on SIGINT and SIGTERM)", every)
+	}
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "burn" })
+	if given {
+		switch {
+		case *burn < 0:
+			return "", usagef("--burn %d (expected 0 or more)", *burn)
+		case *burn >= steps:
+			return "", usagef("--burn %d is not below --steps %d, so no step would be kept for the statistics; give --burn below %d (e.g. --burn %d), more --steps, or no --burn for the default min(%d, steps/5)",
+				*burn, steps, steps, steps/5, defaultBurn)
+		}
+		return "", nil
+	}
+	*burn = min(defaultBurn, steps/5)
+	note := ""
+	if *burn < defaultBurn {
+		note = "steps/5, the default below 100000 steps; set it with --burn"
+	}
+	if tf.tune {
+		if c, err := tf.config(); err == nil && c.Steps() > *burn && c.Steps() < steps {
+			*burn = c.Steps()
+			note = "the tuning steps, the default with --tune; set it with --burn"
+		}
+	}
+	return note, nil
 }
 
 func loadModel(spec string) (*model.Model, error) {
@@ -91,6 +182,14 @@ func (s *sawFlags) config(m *model.Model, stderr interface{ Write([]byte) (int, 
 		fmt.Fprintf(stderr, "sardonics: warning: --params %s is not irreducible (needs kl = 1 or ku > kl); the chain may not reach every state\n", th)
 	}
 	sc.Thetas = []saw.Theta{th}
+	switch {
+	case s.engineThreads < 0:
+		return sc, usagef("--engine-threads %d (expected 0 or more; 0: automatic)", s.engineThreads)
+	case s.engineThreads > 0 && m.RBM == nil:
+		return sc, usagef("--engine-threads %d: only the parallel engine of RBMs has sections, and %s is a sparse model (its engines, tree and bucket, run on one thread); use --threads for trials at once", s.engineThreads, m.Spec)
+	case s.engineThreads > 1 && (s.engine == "dense" || s.engine == "tree" || s.engine == "bucket"):
+		return sc, usagef("--engine-threads %d: --engine %s runs on one thread; give --engine parallel (or auto) for sections", s.engineThreads, s.engine)
+	}
 	sc.Engine = s.engine
 	sc.EngineThreads = s.engineThreads
 	return sc, nil
@@ -104,8 +203,13 @@ func init() {
 		Long: `Runs each sampler for --trials independent trials of --steps steps (one step:
 a sweep for gibbs and metropolis, one update for sw and blockgibbs, one
 Metropolis-Hastings move for sardonics), discarding the first --burn steps
-from the statistics. Trial t uses the random stream of (seed, t) only, so
---trials 1 --trial-offset t on separate machines reproduces one run's trial t.
+from the statistics (default min(20000, steps/5); with --tune at least the
+tuning steps, which are never kept). --beta 0 samples the uniform
+distribution. Trial t of a sampler draws only from the random stream of
+(seed, t, sampler) (its random starting state, which the samplers share,
+from (seed, t)), so --trials 1 --trial-offset t on separate machines
+reproduces one run's trial t, and adding a sampler leaves the others' traces
+unchanged.
 
 Cores: --threads trials run at once (default: the CPUs this process may use).
 For RBMs the sardonics engine is serial unless --engine parallel or
@@ -114,9 +218,22 @@ For RBMs the sardonics engine is serial unless --engine parallel or
 at most 4. Each trial running at once owns P CPUs of the affinity mask: its
 coordinator is pinned to the first, its P - 1 workers to the others.
 
+Replica exchange: --replicas R runs every sampler (sardonics, gibbs,
+metropolis, blockgibbs) as R replicas at inverse temperatures from
+--beta-min (default beta/10) to the target beta, geometric or, with --ladder
+adaptive, moved during the first half of the burn-in until swap acceptance
+is even, then fixed. Neighbouring replicas swap temperatures with the exact
+Metropolis rule every --swap-every steps; a step is one step of every
+replica. Statistics and traces are the target replica's; stats.json adds
+the ladder, swap acceptance and round trips, replicas.png shows them.
+--overlap runs two independent sets and writes the overlap q of their
+target replicas (overlap.csv, overlap.png, Binder ratio). CPUs the trials
+at once leave free step a trial's replicas in parallel (same results).
+
 Writes DIR/summary.json, DIR/acf.png, DIR/trace.png, DIR/SAMPLER/trial-T/
 (energy.csv, stats.json, states.npy with --save-states) and, after tuning,
-DIR/rewards.png and DIR/tuning.csv.`,
+DIR/rewards.png and DIR/tuning.csv. --no-figures skips the .png files (to
+profile sampling alone, for example).`,
 		Flags: func(fs *flag.FlagSet, env *Env) func([]string) error {
 			var temp temperature
 			var sf sawFlags
@@ -125,18 +242,22 @@ DIR/rewards.png and DIR/tuning.csv.`,
 			temp.register(fs)
 			samplers := fs.String("sampler", "sardonics,gibbs", "comma-separated `LIST` of samplers: sardonics, gibbs, metropolis, sw, blockgibbs")
 			steps := fs.Int("steps", 100000, "steps per trial")
-			burn := fs.Int("burn", 20000, "steps discarded from the statistics (still written to energy.csv)")
+			burn := fs.Int("burn", 0, "steps discarded from the statistics, still written to energy.csv (default min(20000, steps/5), with --tune at least the tuning steps)")
 			trials := fs.Int("trials", 10, "independent trials per sampler")
 			offset := fs.Int("trial-offset", 0, "number of the first trial (for splitting a run across jobs)")
 			seed := fs.Uint64("seed", 1, "random seed")
 			threads := fs.Int("threads", 0, "trials run at once (0: all available CPUs)")
 			out := fs.String("out", "", "output `DIR` (required)")
 			save := fs.Bool("save-states", false, "write the kept states of each trial as states.npy (uint8, one row per step)")
+			initFile := fs.String("init", "", "start from the states in `FILE` instead of random ones: a .npy of uint8 0/1 rows as --save-states writes, or a text file of +1/-1 rows; one row for every trial, or --trials rows, row i for trial --trial-offset + i")
 			quiet := fs.Bool("quiet", false, "no progress lines")
+			noFigures := fs.Bool("no-figures", false, "skip acf.png, trace.png and rewards.png (the data files are written; sardonics report can draw the figures later)")
 			every := fs.Duration("checkpoint-every", 0, "write every running trial's complete state to DIR/checkpoint every `DURATION` (e.g. 10m); SIGINT and SIGTERM always checkpoint")
 			resume := fs.String("resume", "", "continue the interrupted run in `DIR` with its original flags; the result is identical to an uninterrupted run")
 			sf.register(fs)
 			tf.register(fs)
+			var rf replicaFlags
+			rf.register(fs)
 			return func(args []string) error {
 				if len(args) > 0 {
 					return usagef("sample: unexpected argument %q", args[0])
@@ -148,11 +269,15 @@ DIR/rewards.png and DIR/tuning.csv.`,
 				if err != nil {
 					return err
 				}
+				if err := samplersAtBeta(*samplers, beta); err != nil {
+					return err
+				}
 				if *out == "" {
 					return usagef("--out DIR is required")
 				}
-				if *steps < 1 || *burn < 0 || *burn >= *steps || *trials < 1 || *offset < 0 {
-					return usagef("need --steps >= 1, 0 <= --burn < --steps, --trials >= 1, --trial-offset >= 0")
+				burnNote, err := checkSampleFlags(fs, &tf, *steps, burn, *trials, *offset, *threads, *every)
+				if err != nil {
+					return err
 				}
 				m, err := loadModel(*spec)
 				if err != nil {
@@ -167,37 +292,41 @@ DIR/rewards.png and DIR/tuning.csv.`,
 					return err
 				}
 				cpus, _ := topology.CPUs()
-				ncpu := max(1, len(cpus))
-				if len(cpus) == 0 {
-					ncpu = runtime.NumCPU()
+				plan := planCPUs(usableCPUs(len(cpus), runtime.GOMAXPROCS(0)), *trials, *threads, names, sc.Engine, sc.EngineThreads, m.RBM != nil)
+				if plan.warning != "" {
+					fmt.Fprintf(env.Stderr, "sardonics: warning: %s\n", plan.warning)
 				}
-				par := *threads
-				if par <= 0 {
-					par = ncpu
-				}
-				par = min(par, *trials)
-				if m.RBM != nil && (sc.Engine == "parallel" || sc.EngineThreads > 1) {
-					if sc.EngineThreads <= 0 {
-						_, sc.EngineThreads = topology.Split(ncpu, *trials)
-						sc.EngineThreads = min(sc.EngineThreads, maxAutoEngineThreads)
-					}
-					par = max(1, min(par, ncpu/max(1, sc.EngineThreads)))
-				}
+				par := plan.trials
+				sc.EngineThreads = plan.engineThreads
 				sc.CPUs = cpus
 				cfg := &runner.Config{Model: m, Beta: beta, Samplers: names, Steps: *steps, Burn: *burn,
 					Trials: *trials, TrialOffset: *offset, Seed: *seed, Threads: par, SAW: sc, SaveStates: *save}
 				if err := tf.apply(cfg, m, sf.params != ""); err != nil {
 					return err
 				}
+				if err := rf.apply(cfg, usableCPUs(len(cpus), runtime.GOMAXPROCS(0))); err != nil {
+					return err
+				}
 				if !*quiet {
 					cfg.Progress, cfg.ProgressTTY = env.Stderr, isTerminal(env.Stderr)
 				}
 				cfg.CheckpointEvery = *every
-				if err := saveCommand(fs, *out); err != nil {
+				if cfg.Init, err = readInit(*initFile, m.Variables(), *trials); err != nil {
 					return err
 				}
-				fmt.Fprintf(env.Stdout, "%s, beta = %g, %d trials x %d steps (burn-in %d), %d at a time\n", m.Describe(), beta, *trials, *steps, *burn, par)
-				return runAndWrite(cfg, *out, env, settingsString(sf, tf))
+				saved, err := saveCommand(fs, cfg, *out, env)
+				if err != nil {
+					return err
+				}
+				fmt.Fprint(env.Stderr, statesNote(cfg))
+				if burnNote != "" {
+					burnNote = ": " + burnNote
+				}
+				fmt.Fprintf(env.Stdout, "%s, beta = %g, %s x %d steps (burn-in %d%s), %d at a time\n", m.Describe(), beta, plural(*trials, "trial"), *steps, *burn, burnNote, par)
+				if d := rf.describe(cfg); d != "" {
+					fmt.Fprintf(env.Stdout, "%s\n", d[2:])
+				}
+				return saved.finish(runAndWrite(cfg, *out, env, settingsString(sf, tf)+cfg.Replicas.String(), !*noFigures))
 			}
 		},
 	})
@@ -215,9 +344,10 @@ func settingsString(sf sawFlags, tf tuneFlags) string {
 		sf.params, sf.layout, sf.weight, sf.accept, sf.engine, tf.tune, tf.policy, tf.iterations, tf.iterSteps, tf.reward, tf.bounds, tf.kernels)
 }
 
-// runAndWrite runs cfg, writing every output into dir; SIGINT and SIGTERM
-// checkpoint every running trial and stop.
-func runAndWrite(cfg *runner.Config, dir string, env *Env, settings string) error {
+// runAndWrite runs cfg, writing every output into dir (the figures only if
+// figures is true); SIGINT and SIGTERM checkpoint every running trial and
+// stop.
+func runAndWrite(cfg *runner.Config, dir string, env *Env, settings string, figures bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -239,7 +369,7 @@ func runAndWrite(cfg *runner.Config, dir string, env *Env, settings string) erro
 	for _, name := range cfg.Samplers {
 		results = append(results, runner.Summarize(name, recs[name], cfg.Steps, cfg.Burn, wall[name]))
 	}
-	sum, err := runner.WriteSummary(dir, cfg.Meta, topology.Describe(), results, recs)
+	sum, err := runner.WriteOutputs(dir, cfg.Meta, topology.Describe(), results, recs, figures)
 	if err != nil {
 		return err
 	}
@@ -250,73 +380,4 @@ func runAndWrite(cfg *runner.Config, dir string, env *Env, settings string) erro
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s\n", filepath.Join(dir, "summary.json"))
 	return nil
-}
-
-// saveCommand records the flags of a sample run in DIR/command.json, so
-// that --resume DIR can repeat them.
-//
-// Finished trials and checkpoints in dir are reused (that is how --resume
-// works), so a folder that holds a run of another command is refused rather
-// than mixed into this one.
-func saveCommand(fs *flag.FlagSet, dir string) error {
-	var args []string
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name != "resume" {
-			args = append(args, "--"+f.Name+"="+f.Value.String())
-		}
-	})
-	b, err := json.MarshalIndent(args, "", "  ")
-	if err != nil {
-		return err
-	}
-	b = append(b, '\n')
-	path := filepath.Join(dir, "command.json")
-	if old, err := os.ReadFile(path); err == nil && !sameCommand(old, b) {
-		return usagef("--out %s holds the results of another command (%s); choose another folder, delete it, or continue it with --resume %s", dir, path, dir)
-	}
-	return runner.WriteFileAtomic(path, b)
-}
-
-// sameCommand compares two command.json files, ignoring --quiet.
-func sameCommand(a, b []byte) bool {
-	var x, y []string
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
-		return false
-	}
-	drop := func(s []string) []string {
-		var out []string
-		for _, v := range s {
-			if !strings.HasPrefix(v, "--quiet=") {
-				out = append(out, v)
-			}
-		}
-		return out
-	}
-	return slices.Equal(drop(x), drop(y))
-}
-
-// resumeSample reruns the command saved in dir; finished trials are kept,
-// checkpointed ones continue where they stopped.
-func resumeSample(fs *flag.FlagSet, dir string, env *Env) error {
-	var extra []string
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name != "resume" && f.Name != "quiet" {
-			extra = append(extra, f.Name)
-		}
-	})
-	if len(extra) > 0 {
-		return usagef("--resume takes the original flags from %s; do not give --%s", filepath.Join(dir, "command.json"), extra[0])
-	}
-	b, err := os.ReadFile(filepath.Join(dir, "command.json"))
-	if err != nil {
-		return usagef("--resume %s: %v (expected the output folder of an interrupted sample run)", dir, err)
-	}
-	var args []string
-	if err := json.Unmarshal(b, &args); err != nil {
-		return usagef("--resume: %s: %v", filepath.Join(dir, "command.json"), err)
-	}
-	if q := fs.Lookup("quiet"); q != nil && q.Value.String() == "true" {
-		args = append(args, "--quiet")
-	}
-	return Run(append([]string{"sample"}, args...), env.Stdout, env.Stderr)
 }

@@ -2,6 +2,7 @@ package dense
 
 import (
 	"math"
+	"sync"
 
 	"sardonics/model"
 	"sardonics/saw"
@@ -187,7 +188,20 @@ type biasKey struct {
 
 // BiasCache keeps the tables of recent biases: building one takes about
 // 0.1 ms, and a chain with a mixture of thetas changes biases every step.
+// Behind each engine's small map (read without a lock) is one table per
+// key for the whole process (sharedBiases), so that the R chains of
+// replica exchange, each visiting R temperatures, build R tables in all
+// rather than thrash their own maps.
 type BiasCache struct{ m map[biasKey]*Bias }
+
+// sharedBiases holds every table built in this process (at most
+// maxSharedBiases; then it starts over). Tables are read-only once built.
+var sharedBiases struct {
+	sync.Mutex
+	m map[biasKey]*Bias
+}
+
+const maxSharedBiases = 256
 
 // Get returns NewBias(S, g0, g1, wf), built once.
 func (bc *BiasCache) Get(S int, g0, g1 float64, wf saw.Weight) *Bias {
@@ -195,10 +209,19 @@ func (bc *BiasCache) Get(S int, g0, g1 float64, wf saw.Weight) *Bias {
 	if t, ok := bc.m[k]; ok {
 		return t
 	}
-	if bc.m == nil || len(bc.m) >= 16 {
+	sharedBiases.Lock()
+	t, ok := sharedBiases.m[k]
+	if !ok {
+		if sharedBiases.m == nil || len(sharedBiases.m) >= maxSharedBiases {
+			sharedBiases.m = map[biasKey]*Bias{}
+		}
+		t = NewBias(S, g0, g1, wf)
+		sharedBiases.m[k] = t
+	}
+	sharedBiases.Unlock()
+	if bc.m == nil || len(bc.m) >= 64 {
 		bc.m = map[biasKey]*Bias{}
 	}
-	t := NewBias(S, g0, g1, wf)
 	bc.m[k] = t
 	return t
 }

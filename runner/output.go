@@ -79,6 +79,8 @@ type Result struct {
 	Params             *string   `json:"params"`
 	TrialIDs           []int     `json:"trial_ids"`
 	BestTuningReward   *float64  `json:"best_tuning_reward,omitempty"`
+	// Replica summarizes replica exchange (--replicas).
+	Replica *ReplicaSummary `json:"replica,omitempty"`
 }
 
 // MarshalJSON writes r's fields in order, a float64 (or *float64) that is
@@ -212,17 +214,17 @@ func Warnings(results []*Result) []string {
 					what += fmt.Sprintf(" (their mean energies spread %.4g)", r.BetweenTrialSD)
 				}
 			}
-			out = append(out, fmt.Sprintf("%s: split-R-hat %.3f > %.2f: %s, so its mean, error and ESS are not to be trusted; run more steps, more trials, or replica exchange",
+			out = append(out, fmt.Sprintf("sampler %s: split-R-hat %.3f > %.2f: %s, so its mean, error and ESS are not to be trusted; run more steps, more trials, or replica exchange",
 				r.Sampler, *r.Rhat, MaxRhat, what))
 		case r.Rhat == nil:
-			out = append(out, fmt.Sprintf("%s: split-R-hat cannot be estimated (%s); run more steps", r.Sampler, r.RhatNote))
+			out = append(out, fmt.Sprintf("sampler %s: split-R-hat cannot be estimated (%s); run more steps", r.Sampler, r.RhatNote))
 		}
 		if r.Trials > 0 && !(r.ESS >= MinESSPerTrial*float64(r.Trials)) {
 			ess := "n/a (" + r.ESSNote + ")"
 			if !math.IsNaN(r.ESS) {
 				ess = fmt.Sprintf("%.4g", r.ESS)
 			}
-			out = append(out, fmt.Sprintf("%s: bulk ESS %s is below %d per trial: too few effective draws for reliable estimates; run more steps",
+			out = append(out, fmt.Sprintf("sampler %s: bulk ESS %s is below %d per trial: too few effective draws for reliable estimates; run more steps",
 				r.Sampler, ess, MinESSPerTrial))
 		}
 	}
@@ -242,7 +244,7 @@ const minTauDraws = 2 * diag.MinSplitDraws
 // their energies after burn-in; a single trial is split in halves like every
 // chain. Values that cannot be estimated are NaN with a note (see Result).
 func Summarize(name string, recs []*TrialRecord, steps, burn int, wall float64) *Result {
-	res := &Result{Sampler: name, Trials: len(recs), Steps: steps, BurnIn: burn}
+	res := &Result{Sampler: name, Trials: len(recs), Steps: steps, BurnIn: burn, Replica: summarizeReplica(recs, burn)}
 	var kept [][]float64
 	var cpu, twall float64
 	var flips, prop, acc int64
@@ -495,6 +497,9 @@ func WriteTrial(dir string, r *TrialRecord) error {
 	if err := WriteFileAtomic(filepath.Join(td, "energy.csv"), b.Bytes()); err != nil {
 		return err
 	}
+	if err := writeReplicaFiles(td, r); err != nil {
+		return err
+	}
 	js, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return err
@@ -542,11 +547,19 @@ func ReadTrial(td string) (*TrialRecord, error) {
 		}
 		r.Energies = append(r.Energies, e)
 	}
-	return r, nil
+	return r, readReplicaFiles(td, r)
 }
 
-// WriteSummary writes summary.json, the figures and a table on stdout-like w.
+// WriteSummary writes summary.json, run.json, the figures and, after
+// tuning, tuning.csv.
 func WriteSummary(dir string, meta Meta, machine string, results []*Result, recs map[string][]*TrialRecord) (*Summary, error) {
+	return WriteOutputs(dir, meta, machine, results, recs, true)
+}
+
+// WriteOutputs is WriteSummary with the figures (acf.png, trace.png,
+// rewards.png) drawn only if figures is true; the data files are written
+// either way.
+func WriteOutputs(dir string, meta Meta, machine string, results []*Result, recs map[string][]*TrialRecord, figures bool) (*Summary, error) {
 	s := &Summary{Beta: meta.Beta, Seed: meta.Seed, Machine: trialMachines(recs, machine), Results: results, Warnings: Warnings(results)}
 	s.Model.Spec, s.Model.Variables, s.Model.Interactions = meta.Spec, meta.Variables, meta.Interactions
 	js, err := json.MarshalIndent(s, "", "  ")
@@ -560,7 +573,23 @@ func WriteSummary(dir string, meta Meta, machine string, results []*Result, recs
 	if err := WriteFileAtomic(filepath.Join(dir, "run.json"), append(mj, '\n')); err != nil {
 		return nil, err
 	}
+	if !figures {
+		return s, writeTuning(dir, recs)
+	}
 	return s, DrawFigures(dir, meta, results, recs)
+}
+
+// writeTuning writes tuning.csv for the first sampler with a tuning
+// history, as DrawFigures does alongside rewards.png.
+func writeTuning(dir string, recs map[string][]*TrialRecord) error {
+	for _, rs := range recs {
+		for _, r := range rs {
+			if r.Tune != nil && len(r.Tune.Rewards) > 0 {
+				return WriteTuningCSV(filepath.Join(dir, "tuning.csv"), rs)
+			}
+		}
+	}
+	return nil
 }
 
 // DrawFigures draws acf.png, trace.png and, after tuning, rewards.png and
@@ -585,6 +614,9 @@ func DrawFigures(dir string, meta Meta, results []*Result, recs map[string][]*Tr
 		return err
 	}
 	if err := report.PlotTraces(filepath.Join(dir, "trace.png"), fmt.Sprintf("Energy traces after burn-in (every 5th step): %s", title), traces); err != nil {
+		return err
+	}
+	if err := drawReplicaFigures(dir, title, meta.BurnIn, results, recs); err != nil {
 		return err
 	}
 	for _, rs := range recs {

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"sardonics/model"
+	"sardonics/replica"
 	"sardonics/rng"
 	"sardonics/sampler"
 	"sardonics/saw"
@@ -35,8 +36,13 @@ type Config struct {
 	Seed        uint64
 	Threads     int // trials run at once (0: all CPUs)
 	SAW         SAWConfig
-	Tune        Tuner // nil: no adaptation phase
+	Replicas    ReplicaConfig // replica exchange around every sampler (off when R <= 1)
+	Tune        Tuner         // nil: no adaptation phase
 	SaveStates  bool
+	// Init is the starting state (+-1) of every trial (one row) or of
+	// each trial (row t - TrialOffset for trial t); nil: random
+	// (InitialState).
+	Init        [][]int8
 	Progress    io.Writer // nil: silent
 	ProgressTTY bool      // Progress is a terminal: draw a bar
 
@@ -72,7 +78,12 @@ type TuneRecord struct {
 	Thetas  []string    `json:"thetas"`  // setting tried at each iteration
 	Rewards []float64   `json:"rewards"` // reward of each iteration
 	Policy  []saw.Theta `json:"-"`
-	Steps   int         `json:"steps"` // chain steps spent adapting
+	Steps   int         `json:"steps"`            // chain steps spent adapting
+	Reward  string      `json:"reward,omitempty"` // the reward's name (tune.Config.Reward)
+	// TunerCPUSeconds is the CPU time of the tuner's own work (surrogate,
+	// acquisition, rewards, policy), measured on the trial's thread; the
+	// chain steps it ran are not in it. Both are in the trial's cpu_seconds.
+	TunerCPUSeconds float64 `json:"tuner_cpu_seconds"`
 }
 
 // TrialRecord is everything a trial leaves behind; summaries are computed
@@ -91,6 +102,12 @@ type TrialRecord struct {
 	Tune        *TuneRecord `json:"tune,omitempty"`
 	// Machine is the host and CPU that finished the trial.
 	Machine string `json:"machine,omitempty"`
+	// Replica is the ladder, swap acceptance and round trips of a
+	// replica-exchange trial.
+	Replica *replica.Report `json:"replica,omitempty"`
+	// Overlap is the spin overlap q after each step (replica exchange with
+	// two sets), written to overlap.csv.
+	Overlap []float64 `json:"-"`
 }
 
 // machine names this host and its CPU for a trial's record.
@@ -183,7 +200,7 @@ func (t *trial) build(spins []int8) error {
 	if t.release != nil {
 		t.release()
 	}
-	ch, release, err := NewChain(t.name, t.cfg.Model, t.cfg.Beta, t.cfg.SAW, t.r, spins)
+	ch, release, err := newTrialChain(t.cfg, t.name, t.r, spins)
 	if err != nil {
 		return err
 	}
@@ -196,7 +213,7 @@ func (t *trial) build(spins []int8) error {
 
 // stateful is the chain as a sampler.Stateful, if it can save its state.
 func (t *trial) stateful() (sampler.Stateful, bool) {
-	if sc, ok := t.ch.(*saw.Chain); ok && !sc.Stateful() {
+	if sc, ok := t.ch.(interface{ Stateful() bool }); ok && !sc.Stateful() {
 		return nil, false
 	}
 	s, ok := t.ch.(sampler.Stateful)
@@ -220,6 +237,11 @@ func (t *trial) rebuild() error {
 func (t *trial) step() {
 	t.ch.Step()
 	t.rec.Energies = append(t.rec.Energies, t.ch.Energy())
+	if t.cfg.Replicas.Overlap {
+		if o, ok := t.ch.(interface{ Overlap() float64 }); ok {
+			t.rec.Overlap = append(t.rec.Overlap, o.Overlap())
+		}
+	}
 	if t.cfg.SaveStates && len(t.rec.Energies) > t.cfg.Burn {
 		s := t.ch.Spins()
 		x := make([]uint8, len(s))
@@ -261,7 +283,7 @@ func RunTrial(cfg *Config, name string, tn int, done *atomic.Int64) (*TrialRecor
 	if err != nil {
 		return nil, err
 	}
-	spins := InitialState(cfg.Seed, tn, cfg.Model.Variables())
+	spins := startState(cfg, tn)
 	if ck != nil {
 		spins = ck.Spins
 	}
@@ -336,6 +358,7 @@ func RunTrial(cfg *Config, name string, tn int, done *atomic.Int64) (*TrialRecor
 	if kindOf(name).Tunable {
 		t.rec.Params = describeThetas(t.thetas) // the policy, once tuning finished
 	}
+	recordReplica(t.ch, t.rec)
 	if t.rec.Machine == "" {
 		t.rec.Machine = machine()
 	}
@@ -396,7 +419,7 @@ func Run(cfg *Config) (map[string][]*TrialRecord, map[string]float64, error) {
 		}
 		for _, err := range errs {
 			if err != nil {
-				return nil, nil, fmt.Errorf("%s: %w", name, err)
+				return nil, nil, fmt.Errorf("sampler %s: %w", name, err)
 			}
 		}
 		out[name] = recs
@@ -406,13 +429,17 @@ func Run(cfg *Config) (map[string][]*TrialRecord, map[string]float64, error) {
 }
 
 // slotConfig gives the w-th trial goroutine its own CPUs when a chain
-// occupies P > 1 of them (sampler.Kind.CPUs: the parallel RBM engine): the
+// occupies P > 1 of them (sampler.Kind.CPUs: the parallel RBM engine; or
+// the workers of replica exchange): the
 // P CPUs cfg.SAW.CPUs[w*P:(w+1)*P], the goroutine pinned to the first (it
 // coordinates section 0) and the engine's workers to the others, so trials
 // running side by side never share a CPU. Without enough CPUs for the slot
 // nothing is pinned. undo releases the goroutine.
 func slotConfig(cfg *Config, name string, w int) (*Config, func()) {
 	p, cpus := kindOf(name).ChainCPUs(cfg.Model, cfg.SAW), cfg.SAW.CPUs
+	if cfg.Replicas.On() {
+		p = max(p, cfg.Replicas.Workers) // the replica workers' CPUs
+	}
 	wc := *cfg
 	wc.SAW.CPUs = nil
 	if p <= 1 || len(cpus) < (w+1)*p {

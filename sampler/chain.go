@@ -18,3 +18,12 @@ type Stateful interface {
 type Resetter interface {
 	Reset(spins []int8)
 }
+
+// Tempered is a chain whose inverse temperature can be changed in place,
+// in O(1) or the cost of a small table: replica exchange swaps the
+// temperatures of two chains rather than their states, which would cost a
+// rebuild of every derived quantity.
+type Tempered interface {
+	Chain
+	SetBeta(beta float64)
+}

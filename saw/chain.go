@@ -25,7 +25,7 @@ type Chain struct {
 	gl, gh float64 // biases last given to the engine; NaN: none yet
 }
 
-var _ sampler.Chain = (*Chain)(nil)
+var _ sampler.Tempered = (*Chain)(nil)
 
 // NewChain returns a chain on eng at inverse temperature beta. thetas is a
 // fixed setting (one element) or a policy's mixture (many); r is the
@@ -81,6 +81,16 @@ func (c *Chain) Step() {
 		c.stats.Accepted++
 	}
 }
+
+// SetBeta changes the inverse temperature (see sampler.Tempered); the
+// engine's biases follow at the next step.
+func (c *Chain) SetBeta(beta float64) {
+	c.beta = beta
+	c.gl, c.gh = math.NaN(), math.NaN()
+}
+
+// Beta is the chain's inverse temperature.
+func (c *Chain) Beta() float64 { return c.beta }
 
 // Energy is the current energy in the model's own convention.
 func (c *Chain) Energy() float64 { return c.eng.Energy() }

@@ -3,7 +3,7 @@
 <!-- NAME:end --> markers, so that no number in the README is typed by hand.
 Sources: results/paper/{table,claims}.md, results/mixing/table.md,
 results/tuning/table.md, results/bench/bench.json, results/equal-cpu/*/table.md,
-results/flip-cost/{whole-trial,breakdown-beta1}.md. Usage: scripts/readme-tables.py"""
+results/flip-cost/{whole-trial,breakdown-beta1}.md, results/replica/table.md. Usage: scripts/readme-tables.py"""
 import json, math, os, re, sys
 
 root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
@@ -56,6 +56,7 @@ blocks = {
     "equal-cpu": equal_cpu(),
     "flip-cost": read("results/flip-cost/whole-trial.md"),
     "flip-breakdown": read("results/flip-cost/breakdown-beta1.md"),
+    "replica": read("results/replica/table.md"),
 }
 text = open("README.md").read()
 for name, body in blocks.items():

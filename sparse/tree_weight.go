@@ -3,6 +3,7 @@ package sparse
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"sardonics/model"
 	"sardonics/saw"
@@ -151,8 +152,20 @@ type wtabKey struct {
 
 // wtabCache keeps the tables of an engine's recent biases: building one
 // costs 4096 exponentials and logarithms (about 0.1 ms), and a chain with
-// a mixture of thetas changes biases every step.
+// a mixture of thetas changes biases every step. Behind each engine's
+// small map (read without a lock) is one table per key for the whole
+// process (sharedWtabs), so that the R chains of replica exchange, each
+// visiting R temperatures, build R tables in all.
 type wtabCache struct{ m map[wtabKey]*wtab }
+
+// sharedWtabs holds every table built in this process (at most
+// maxSharedWtabs; then it starts over). Tables are read-only once built.
+var sharedWtabs struct {
+	sync.Mutex
+	m map[wtabKey]*wtab
+}
+
+const maxSharedWtabs = 256
 
 // get returns newWtab(S, wb, {g0, g1}, wf), built once.
 func (c *wtabCache) get(S int, wb uint, g0, g1 float64, wf saw.Weight) *wtab {
@@ -160,10 +173,19 @@ func (c *wtabCache) get(S int, wb uint, g0, g1 float64, wf saw.Weight) *wtab {
 	if tb, ok := c.m[k]; ok {
 		return tb
 	}
-	if c.m == nil || len(c.m) >= 16 {
+	sharedWtabs.Lock()
+	tb, ok := sharedWtabs.m[k]
+	if !ok {
+		if sharedWtabs.m == nil || len(sharedWtabs.m) >= maxSharedWtabs {
+			sharedWtabs.m = map[wtabKey]*wtab{}
+		}
+		tb = newWtab(S, wb, k.g, wf)
+		sharedWtabs.m[k] = tb
+	}
+	sharedWtabs.Unlock()
+	if c.m == nil || len(c.m) >= 64 {
 		c.m = map[wtabKey]*wtab{}
 	}
-	tb := newWtab(S, wb, k.g, wf)
 	c.m[k] = tb
 	return tb
 }

@@ -46,6 +46,14 @@ func (w *Writer) Float64s(x []float64) {
 	}
 }
 
+// Int64s appends len(x) and x.
+func (w *Writer) Int64s(x []int64) {
+	w.Uint64(uint64(len(x)))
+	for _, v := range x {
+		w.Int64(v)
+	}
+}
+
 // Float32s appends len(x) and x.
 func (w *Writer) Float32s(x []float32) {
 	w.Uint64(uint64(len(x)))
@@ -147,6 +155,20 @@ func (r *Reader) Int32s(dst []int32) {
 	}
 }
 
+// Int64s fills dst, whose length the state must match.
+func (r *Reader) Int64s(dst []int64) {
+	if !r.length(len(dst), "int64 values") {
+		return
+	}
+	b := r.take(8 * len(dst))
+	if b == nil {
+		return
+	}
+	for i := range dst {
+		dst[i] = int64(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+}
+
 // Float64s fills dst, whose length the state must match.
 func (r *Reader) Float64s(dst []float64) {
 	if !r.length(len(dst), "float64 values") {
@@ -181,6 +203,10 @@ func (r *Reader) Fail(err error) {
 		r.err = err
 	}
 }
+
+// Bad is the first error so far, for decoders that must stop early (Err
+// also checks that nothing is left over, so it belongs at the end).
+func (r *Reader) Bad() error { return r.err }
 
 // Err is the first error, or an error if bytes are left over.
 func (r *Reader) Err() error {

@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+
+	"sardonics/runner"
+)
+
+// replicaFlags are sample's replica-exchange settings.
+type replicaFlags struct {
+	r         int
+	betaMin   float64
+	swapEvery int
+	ladder    string
+	overlap   bool
+}
+
+func (f *replicaFlags) register(fs *flag.FlagSet) {
+	fs.IntVar(&f.r, "replicas", 0, "replica exchange: run each sampler as `R` replicas from --beta-min to the target beta, swapping neighbours (0: off)")
+	fs.Float64Var(&f.betaMin, "beta-min", 0, "the hottest replica's inverse temperature (default: beta / 10)")
+	fs.IntVar(&f.swapEvery, "swap-every", 0, "steps between swap rounds of replica exchange (0: every step for gibbs, metropolis and blockgibbs, every 10 for sardonics)")
+	fs.StringVar(&f.ladder, "ladder", "geometric", "replica temperatures: geometric, or adaptive (moved during the first half of the burn-in to even out swap acceptance, then fixed)")
+	fs.BoolVar(&f.overlap, "overlap", false, "replica exchange with two independent sets of replicas: write the spin overlap q of their target replicas per step (overlap.csv, overlap.png, Binder ratio)")
+}
+
+// apply sets cfg.Replicas for ncpu usable CPUs; cfg's trials at once,
+// samplers, beta and tuning must be set.
+func (f *replicaFlags) apply(cfg *runner.Config, ncpu int) error {
+	switch {
+	case f.r < 0:
+		return usagef("--replicas %d (expected 0 for none, or at least 2)", f.r)
+	case f.r <= 1:
+		if f.overlap || f.ladder != "geometric" || f.betaMin != 0 || f.swapEvery != 0 {
+			return usagef("--beta-min, --swap-every, --ladder and --overlap need --replicas R (R >= 2)")
+		}
+		return nil
+	case f.r > 1024:
+		return usagef("--replicas %d (expected at most 1024)", f.r)
+	case f.ladder != "geometric" && f.ladder != "adaptive":
+		return usagef("--ladder %q (expected geometric or adaptive)", f.ladder)
+	case !(cfg.Beta > 0):
+		return usagef("--replicas needs a target beta above 0 (the hottest replica is at --beta-min < beta)")
+	case cfg.Tune != nil:
+		return usagef("--replicas with --tune is not supported: tune once without replicas, then run with --policy FILE --replicas R")
+	case f.swapEvery < 0:
+		return usagef("--swap-every %d (expected >= 1, or 0 for the default)", f.swapEvery)
+	case f.ladder == "adaptive" && cfg.Burn < 2*64*max(f.swapEvery, 10):
+		return usagef("--ladder adaptive moves the rungs during the first half of --burn (%d): give a burn-in of at least %d steps (64 swap rounds)", cfg.Burn, 2*64*max(f.swapEvery, 10))
+	}
+	rc := runner.ReplicaConfig{R: f.r, BetaMin: f.betaMin, SwapEvery: f.swapEvery, Adaptive: f.ladder == "adaptive", Overlap: f.overlap}
+	if rc.BetaMin == 0 {
+		rc.BetaMin = cfg.Beta / 10
+	}
+	for _, name := range cfg.Samplers {
+		if err := rc.Check(name, cfg.Model, cfg.Beta, cfg.SAW); err != nil {
+			return err
+		}
+	}
+	sets := 1
+	if f.overlap {
+		sets = 2
+	}
+	// CPUs left over by the trials at once step a trial's replicas in
+	// parallel between swaps.
+	rc.Workers = max(1, min(f.r*sets, ncpu/max(1, cfg.Threads)))
+	cfg.Replicas = rc
+	return nil
+}
+
+// describe is the replica part of sample's first output line.
+func (f *replicaFlags) describe(cfg *runner.Config) string {
+	rc := cfg.Replicas
+	if !rc.On() {
+		return ""
+	}
+	every := "every step (every 10 for sardonics)"
+	if rc.SwapEvery > 0 {
+		every = "every " + plural(rc.SwapEvery, "step")
+	}
+	s := fmt.Sprintf("; replica exchange: %d replicas from beta %g (%s ladder), swaps %s", rc.R, rc.BetaMin, f.ladder, every)
+	if rc.Overlap {
+		s += ", two sets for the overlap"
+	}
+	if rc.Workers > 1 {
+		s += fmt.Sprintf(", %d threads per trial", rc.Workers)
+	}
+	return s
+}
