@@ -3,11 +3,11 @@ package cli
 import (
 	"bufio"
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
+
+	"sardonics/model"
 )
 
 // npyMagic starts every .npy file.
@@ -89,28 +89,11 @@ func parseInitNPY(path string, raw []byte, n int) ([][]int8, error) {
 	bad := func(format string, a ...any) error {
 		return usagef("--init %s: %s", path, fmt.Sprintf(format, a...))
 	}
-	if len(raw) < 10 {
-		return nil, bad("truncated .npy header")
+	f, msg := model.SplitNPY(raw)
+	if msg != "" {
+		return nil, bad("%s", msg)
 	}
-	var hlen, start int
-	switch raw[6] {
-	case 1:
-		hlen, start = int(binary.LittleEndian.Uint16(raw[8:10])), 10
-	case 2, 3:
-		if len(raw) < 12 {
-			return nil, bad("truncated .npy header")
-		}
-		hlen, start = int(binary.LittleEndian.Uint32(raw[8:12])), 12
-	default:
-		return nil, bad(".npy version %d.%d (expected 1.0, 2.0 or 3.0)", raw[6], raw[7])
-	}
-	if hlen > len(raw)-start {
-		return nil, bad("truncated .npy header (%d bytes announced, %d there)", hlen, len(raw)-start)
-	}
-	descr, fortran, shape, err := npyHeader(string(raw[start : start+hlen]))
-	if err != nil {
-		return nil, bad("%v", err)
-	}
+	descr, fortran, shape := f.Descr, f.Fortran, f.Shape
 	switch descr {
 	case "|u1", "<u1", ">u1", "=u1", "u1", "|b1", "b1":
 	default:
@@ -128,7 +111,7 @@ func parseInitNPY(path string, raw []byte, n int) ([][]int8, error) {
 	if cols != n {
 		return nil, bad("rows of %d values (expected %d, one per variable of the model)", cols, n)
 	}
-	body := raw[start+hlen:]
+	body := f.Data
 	if rows == 0 || n == 0 {
 		return nil, bad("no rows")
 	}
@@ -154,84 +137,4 @@ func parseInitNPY(path string, raw []byte, n int) ([][]int8, error) {
 		}
 	}
 	return out, nil
-}
-
-// npyHeader reads the dictionary of a .npy header, e.g.
-// {'descr': '|u1', 'fortran_order': False, 'shape': (3, 16), }.
-func npyHeader(h string) (descr string, fortran bool, shape []int, err error) {
-	s := strings.TrimSpace(h)
-	if !strings.HasPrefix(s, "{") || !strings.HasSuffix(s, "}") {
-		return "", false, nil, fmt.Errorf("bad .npy header %q", h)
-	}
-	s = strings.TrimSpace(s[1 : len(s)-1])
-	seen := map[string]bool{}
-	for s != "" {
-		// 'key': value
-		q := s[0]
-		if q != '\'' && q != '"' {
-			return "", false, nil, fmt.Errorf("bad .npy header %q", h)
-		}
-		end := strings.IndexByte(s[1:], q)
-		if end < 0 {
-			return "", false, nil, fmt.Errorf("bad .npy header %q", h)
-		}
-		key := s[1 : 1+end]
-		s = strings.TrimSpace(s[2+end:])
-		if !strings.HasPrefix(s, ":") {
-			return "", false, nil, fmt.Errorf("bad .npy header %q", h)
-		}
-		s = strings.TrimSpace(s[1:])
-		var val string
-		switch {
-		case strings.HasPrefix(s, "("):
-			e := strings.IndexByte(s, ')')
-			if e < 0 {
-				return "", false, nil, fmt.Errorf("bad .npy header %q", h)
-			}
-			val, s = s[:e+1], s[e+1:]
-		case strings.HasPrefix(s, "'") || strings.HasPrefix(s, `"`):
-			e := strings.IndexByte(s[1:], s[0])
-			if e < 0 {
-				return "", false, nil, fmt.Errorf("bad .npy header %q", h)
-			}
-			val, s = s[1:1+e], s[2+e:]
-		default:
-			e := strings.IndexByte(s, ',')
-			if e < 0 {
-				e = len(s)
-			}
-			val, s = strings.TrimSpace(s[:e]), s[e:]
-		}
-		s = strings.TrimSpace(s)
-		s = strings.TrimSpace(strings.TrimPrefix(s, ","))
-		seen[key] = true
-		switch key {
-		case "descr":
-			descr = val
-		case "fortran_order":
-			switch val {
-			case "True":
-				fortran = true
-			case "False":
-			default:
-				return "", false, nil, fmt.Errorf("bad .npy header: fortran_order %s (expected True or False)", val)
-			}
-		case "shape":
-			inner := strings.TrimSuffix(strings.TrimPrefix(val, "("), ")")
-			for _, f := range strings.Split(inner, ",") {
-				if f = strings.TrimSpace(f); f == "" {
-					continue
-				}
-				d, err := strconv.Atoi(f)
-				if err != nil || d < 0 {
-					return "", false, nil, fmt.Errorf("bad .npy header: shape %s", val)
-				}
-				shape = append(shape, d)
-			}
-		}
-	}
-	if !seen["descr"] || !seen["fortran_order"] || !seen["shape"] {
-		return "", false, nil, fmt.Errorf("bad .npy header %q (expected descr, fortran_order and shape)", h)
-	}
-	return descr, fortran, shape, nil
 }

@@ -6,9 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 )
 
 // Replica exchange through the command line: an interrupted run with an
@@ -26,25 +24,7 @@ func TestReplicaResumeIsIdentical(t *testing.T) {
 		t.Fatal(err)
 	}
 	part := filepath.Join(base, "part")
-	cmd := child(t, append(args, "--out", part, "--checkpoint-every", "50ms", "--threads", "2")...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if m, _ := filepath.Glob(filepath.Join(part, "checkpoint", "*", "*.ckpt")); len(m) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("no checkpoint appeared; stderr: %s", stderr.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	cmd.Process.Signal(syscall.SIGTERM)
-	cmd.Wait()
+	termAtCheckpoint(t, part, append(args, "--out", part, "--checkpoint-every", "50ms", "--threads", "2")...)
 	if _, err := os.Stat(filepath.Join(part, "summary.json")); err == nil {
 		t.Skip("the run finished before the signal arrived")
 	}

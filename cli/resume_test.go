@@ -60,26 +60,7 @@ func TestSIGTERMResumeIsIdentical(t *testing.T) {
 		t.Fatal(err)
 	}
 	part := filepath.Join(base, "part")
-	cmd := child(t, append(args, "--out", part, "--checkpoint-every", "50ms")...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// Wait for the first checkpoint, then stop the child.
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if m, _ := filepath.Glob(filepath.Join(part, "checkpoint", "*", "*.ckpt")); len(m) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("no checkpoint appeared; stderr: %s", stderr.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	cmd.Process.Signal(syscall.SIGTERM)
-	err := cmd.Wait()
+	stderr, err := termAtCheckpoint(t, part, append(args, "--out", part, "--checkpoint-every", "50ms")...)
 	ee, ok := err.(*exec.ExitError)
 	if !ok || ee.ExitCode() != 128+int(syscall.SIGTERM) {
 		t.Fatalf("child exit: %v (want status 143); stderr: %s", err, stderr.String())
@@ -105,6 +86,33 @@ func TestSIGTERMResumeIsIdentical(t *testing.T) {
 	if a, b := stripTimings(t, full), stripTimings(t, part); !bytes.Equal(a, b) {
 		t.Errorf("resumed summary differs:\n%s\n%s", a, b)
 	}
+}
+
+// termAtCheckpoint runs sample args in a child process, sends it SIGTERM
+// once its first checkpoint is in dir, and returns its stderr and its exit
+// error.
+func termAtCheckpoint(t *testing.T, dir string, args ...string) (*bytes.Buffer, error) {
+	t.Helper()
+	cmd := child(t, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if m, _ := filepath.Glob(filepath.Join(dir, "checkpoint", "*", "*.ckpt")); len(m) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no checkpoint appeared; stderr: %s", stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	err := cmd.Wait()
+	return &stderr, err
 }
 
 func TestCorruptCheckpointRefused(t *testing.T) {

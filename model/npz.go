@@ -121,12 +121,23 @@ func ReadNPZ(name string, data []byte) (*Model, error) {
 	return m, nil
 }
 
-// parseNPY decodes a .npy file (format versions 1-3) of little-endian
-// float32 or float64 values; msg is empty on success.
-func parseNPY(raw []byte) (*npyArray, string) {
+// NPY is a .npy file split into its header's fields and its data.
+type NPY struct {
+	Descr   string // dtype, e.g. '<f8' or '|u1'
+	Fortran bool   // column-major data
+	Shape   []int
+	Data    []byte
+}
+
+// SplitNPY reads a .npy file's header (format versions 1-3); msg is empty
+// on success. The data are not checked against the shape.
+func SplitNPY(raw []byte) (*NPY, string) {
 	const magic = "\x93NUMPY"
-	if len(raw) < 10 || string(raw[:6]) != magic {
+	if len(raw) < 6 || string(raw[:6]) != magic {
 		return nil, "not an .npy file (expected the \\x93NUMPY magic)"
+	}
+	if len(raw) < 10 {
+		return nil, "truncated .npy header"
 	}
 	var hlen, start int
 	switch raw[6] {
@@ -147,6 +158,17 @@ func parseNPY(raw []byte) (*npyArray, string) {
 	if msg != "" {
 		return nil, msg
 	}
+	return &NPY{Descr: descr, Fortran: fortran, Shape: shape, Data: raw[start+hlen:]}, ""
+}
+
+// parseNPY decodes a .npy file (format versions 1-3) of little-endian
+// float32 or float64 values; msg is empty on success.
+func parseNPY(raw []byte) (*npyArray, string) {
+	f, msg := SplitNPY(raw)
+	if msg != "" {
+		return nil, msg
+	}
+	descr, fortran, shape := f.Descr, f.Fortran, f.Shape
 	size := 0
 	switch descr {
 	case "<f8":
@@ -164,7 +186,7 @@ func parseNPY(raw []byte) (*npyArray, string) {
 		count *= d
 	}
 	a := &npyArray{shape: shape}
-	body := raw[start+hlen:]
+	body := f.Data
 	if len(body) != count*size {
 		return nil, fmt.Sprintf("%d bytes of data (expected %d for shape %s %s)", len(body), count*size, a.shapeString(), descr)
 	}

@@ -71,21 +71,12 @@ func PlotOverlap(path, title string, hists []Series) error {
 		return errors.New("overlap figure: no histograms")
 	}
 	p := newPlot(title, "overlap q", "P(q)")
-	for i, h := range hists {
-		pts, err := h.points()
-		if err != nil {
-			return err
-		}
-		if len(pts) == 0 {
-			continue
-		}
-		l, err := styledLine(i, pts)
-		if err != nil {
-			return err
-		}
+	lines, err := addLines(p, hists)
+	if err != nil {
+		return err
+	}
+	for _, l := range lines {
 		l.StepStyle = plotter.MidStep
-		p.Add(l)
-		p.Legend.Add(h.Name, l)
 	}
 	p.Title.Text = ""
 	p.X.Min, p.X.Max = -1, 1

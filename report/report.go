@@ -359,26 +359,37 @@ func styledLine(i int, pts plotter.XYs) (*plotter.Line, error) {
 	return l, nil
 }
 
-// PlotACF draws one autocorrelation curve per sampler against the lag.
-func PlotACF(path, title string, curves []Series) error {
-	if len(curves) == 0 {
-		return errors.New("ACF figure: no curves")
-	}
-	p := newPlot("", "lag (steps)", "normalized energy autocorrelation")
+// addLines adds one styled line per curve (curve i in style i) with its
+// legend entry, skipping empty curves, and returns the lines.
+func addLines(p *plot.Plot, curves []Series) ([]*plotter.Line, error) {
+	var out []*plotter.Line
 	for i, c := range curves {
 		pts, err := c.points()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if len(pts) == 0 {
 			continue
 		}
 		l, err := styledLine(i, pts)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		p.Add(l)
 		p.Legend.Add(c.Name, l)
+		out = append(out, l)
+	}
+	return out, nil
+}
+
+// PlotACF draws one autocorrelation curve per sampler against the lag.
+func PlotACF(path, title string, curves []Series) error {
+	if len(curves) == 0 {
+		return errors.New("ACF figure: no curves")
+	}
+	p := newPlot("", "lag (steps)", "normalized energy autocorrelation")
+	if _, err := addLines(p, curves); err != nil {
+		return err
 	}
 	zero := plotter.NewFunction(func(float64) float64 { return 0 })
 	zero.Color = color.Gray{Y: 100}
