@@ -333,10 +333,11 @@ profile sampling alone, for example).`,
 }
 
 // maxAutoEngineThreads caps the automatic section count of the parallel
-// engine: its spin barrier is measured to pay up to 4 sections (2.0x at 4 on
-// a 16-CPU VM, 1.7x at 2), while 8 and 16 were fast on one lease of that VM
-// and 10-50x slower on another (a descheduled virtual CPU stalls every
-// flip). --engine-threads still sets any count.
+// engine: its barrier was measured to pay up to 4 sections (2.0x at 4 on a
+// 16-CPU VM, 1.7x at 2), while 8 and 16 were fast on one lease of that VM
+// and 10-50x slower on another, before the coordinator learnt to run the
+// sections of descheduled workers itself (see parallelsaw/sync.go); not
+// re-measured since. --engine-threads still sets any count.
 const maxAutoEngineThreads = 4
 
 func settingsString(sf sawFlags, tf tuneFlags) string {
