@@ -209,7 +209,13 @@ distribution. Trial t of a sampler draws only from the random stream of
 (seed, t, sampler) (its random starting state, which the samplers share,
 from (seed, t)), so --trials 1 --trial-offset t on separate machines
 reproduces one run's trial t, and adding a sampler leaves the others' traces
-unchanged.
+unchanged. --init FILE starts the trials from given spins instead: a .npy
+of uint8 rows as --save-states writes (one row for every trial, or one per
+trial, row i for trial --trial-offset + i) or a text file of +1/-1 rows.
+
+DIR/command.json records the command: a later run into DIR keeps the
+finished trials of the same command (equal settings, whichever of --T and
+--beta, samplers in any order) and refuses another, listing what differs.
 
 Cores: --threads trials run at once (default: the CPUs this process may use).
 For RBMs the sardonics engine is serial unless --engine parallel or
