@@ -240,30 +240,37 @@ func BenchmarkTuneLoop(b *testing.B) {
 	space := sardonicsSpace()
 	var best float64
 	for i := range b.N {
-		rr := rand.New(rand.NewPCG(uint64(i), 3))
-		o, err := NewOptimizer(space, Options{}, rand.NewPCG(uint64(i), 4))
-		if err != nil {
-			b.Fatal(err)
-		}
-		for range 200 {
-			u, err := o.Next()
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := o.Observe(u, tuneReward(space, u, rr)); err != nil {
-				b.Fatal(err)
-			}
-		}
-		if _, err := o.Policy(1000, 0.2); err != nil {
-			b.Fatal(err)
-		}
-		u, err := o.Best()
-		if err != nil {
-			b.Fatal(err)
-		}
-		best += tuneReward(space, u, rand.New(zeroSource{})) / float64(b.N)
+		best += searchOnce(b, space, Options{}, 200, uint64(i)) / float64(b.N)
 	}
 	b.ReportMetric(best, "best-reward")
+}
+
+// searchOnce runs one search of rounds Next/Observe steps on tuneReward
+// (seeded by i), then Policy(1000, 0.2), and returns the noise-free reward
+// of its best point.
+func searchOnce(b *testing.B, space Space, opts Options, rounds int, i uint64) float64 {
+	rr := rand.New(rand.NewPCG(i, 3))
+	o, err := NewOptimizer(space, opts, rand.NewPCG(i, 4))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for range rounds {
+		u, err := o.Next()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := o.Observe(u, tuneReward(space, u, rr)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, err := o.Policy(1000, 0.2); err != nil {
+		b.Fatal(err)
+	}
+	u, err := o.Best()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return tuneReward(space, u, rand.New(zeroSource{}))
 }
 
 // threadCPU is the calling thread's CPU time in seconds.
@@ -283,7 +290,6 @@ func (zeroSource) Uint64() uint64 { return 0 }
 // essOptions are the options tune uses for its ess reward (tune.Config
 // defaults): the search starts at a default point with a local design, EI
 // per evaluation cost, and a lower-confidence-bound policy.
-
 func essOptions(space Space) Options {
 	start := space.ToUnit([]float64{1, 10, 0.95, 1.05, 0.4, 0.3, 0.3, 1})
 	return Options{Start: start, Init: space.Len(), InitRadius: 0.1, DirectPerPoint: 3, PolicyThin: 1, PolicyBurnIn: 200, PolicyLCB: 1, PolicyObserved: true, GP: GPOptions{Restarts: 2, MaxIter: 30},
@@ -305,28 +311,7 @@ func BenchmarkTuneLoopESS(b *testing.B) {
 	cpu := make([]float64, 0, b.N)
 	for i := range b.N {
 		c0 := threadCPU()
-		rr := rand.New(rand.NewPCG(uint64(i), 3))
-		o, err := NewOptimizer(space, essOptions(space), rand.NewPCG(uint64(i), 4))
-		if err != nil {
-			b.Fatal(err)
-		}
-		for range 22 {
-			u, err := o.Next()
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := o.Observe(u, tuneReward(space, u, rr)); err != nil {
-				b.Fatal(err)
-			}
-		}
-		if _, err := o.Policy(1000, 0.2); err != nil {
-			b.Fatal(err)
-		}
-		u, err := o.Best()
-		if err != nil {
-			b.Fatal(err)
-		}
-		best += tuneReward(space, u, rand.New(zeroSource{})) / float64(b.N)
+		best += searchOnce(b, space, essOptions(space), 22, uint64(i)) / float64(b.N)
 		cpu = append(cpu, threadCPU()-c0)
 	}
 	b.ReportMetric(best, "best-reward")
