@@ -2,8 +2,8 @@ package dense
 
 import (
 	"math"
-	"sync"
 
+	"sardonics/internal/memo"
 	"sardonics/model"
 	"sardonics/saw"
 )
@@ -188,40 +188,14 @@ type biasKey struct {
 
 // BiasCache keeps the tables of recent biases: building one takes about
 // 0.1 ms, and a chain with a mixture of thetas changes biases every step.
-// Behind each engine's small map (read without a lock) is one table per
-// key for the whole process (sharedBiases), so that the R chains of
-// replica exchange, each visiting R temperatures, build R tables in all
-// rather than thrash their own maps.
-type BiasCache struct{ m map[biasKey]*Bias }
+// Tables are shared by every engine of the process (memo), so that the R
+// chains of replica exchange, each visiting R temperatures, build R in all.
+type BiasCache struct{ l memo.Local[biasKey, *Bias] }
 
-// sharedBiases holds every table built in this process (at most
-// maxSharedBiases; then it starts over). Tables are read-only once built.
-var sharedBiases struct {
-	sync.Mutex
-	m map[biasKey]*Bias
-}
-
-const maxSharedBiases = 256
+var sharedBiases = memo.Shared[biasKey, *Bias]{Max: 256,
+	Build: func(k biasKey) *Bias { return NewBias(k.S, k.g0, k.g1, k.wf) }}
 
 // Get returns NewBias(S, g0, g1, wf), built once.
 func (bc *BiasCache) Get(S int, g0, g1 float64, wf saw.Weight) *Bias {
-	k := biasKey{S, g0, g1, wf}
-	if t, ok := bc.m[k]; ok {
-		return t
-	}
-	sharedBiases.Lock()
-	t, ok := sharedBiases.m[k]
-	if !ok {
-		if sharedBiases.m == nil || len(sharedBiases.m) >= maxSharedBiases {
-			sharedBiases.m = map[biasKey]*Bias{}
-		}
-		t = NewBias(S, g0, g1, wf)
-		sharedBiases.m[k] = t
-	}
-	sharedBiases.Unlock()
-	if bc.m == nil || len(bc.m) >= 64 {
-		bc.m = map[biasKey]*Bias{}
-	}
-	bc.m[k] = t
-	return t
+	return bc.l.Get(&sharedBiases, biasKey{S, g0, g1, wf})
 }

@@ -130,6 +130,7 @@ func New(cfg Config, build Builder, r *rand.PCG, init []int8) (*Chain, error) {
 	for si := 0; si < cfg.Sets; si++ {
 		s := &set{at: make([]int, R), tgtE: make([]float64, 0, cfg.SwapEvery), acc: make([]int64, R-1),
 			tries: make([]int64, R-1), spins: keep}
+		c.sets = append(c.sets, s) // before its members, so that Close releases them on an error
 		for k := range R {
 			mr := rng.Sub(base, uint64(si), uint64(k))
 			start := init
@@ -161,7 +162,6 @@ func New(cfg Config, build Builder, r *rand.PCG, init []int8) (*Chain, error) {
 				s.tgtS[i] = make([]int8, len(init))
 			}
 		}
-		c.sets = append(c.sets, s)
 	}
 	if cfg.Sets == 2 {
 		c.q = make([]float64, cfg.SwapEvery)
@@ -262,9 +262,6 @@ func (c *Chain) Stats() sampler.Stats {
 	}
 	return st
 }
-
-// Betas is the current ladder.
-func (c *Chain) Betas() []float64 { return c.betas }
 
 // runRound steps every member SwapEvery times, recording each set's
 // target.

@@ -486,15 +486,7 @@ func WriteTrial(dir string, r *TrialRecord) error {
 			return err
 		}
 	}
-	var b bytes.Buffer
-	b.WriteString("step,energy\n")
-	for i, e := range r.Energies {
-		b.WriteString(strconv.Itoa(i + 1))
-		b.WriteByte(',')
-		b.WriteString(strconv.FormatFloat(e, 'g', -1, 64))
-		b.WriteByte('\n')
-	}
-	if err := WriteFileAtomic(filepath.Join(td, "energy.csv"), b.Bytes()); err != nil {
+	if err := writeColumn(filepath.Join(td, "energy.csv"), "step,energy", r.Energies); err != nil {
 		return err
 	}
 	if err := writeReplicaFiles(td, r); err != nil {
@@ -531,23 +523,47 @@ func ReadTrial(td string) (*TrialRecord, error) {
 	if err := json.Unmarshal(js, r); err != nil {
 		return nil, fmt.Errorf("%s: %v (expected a stats.json written by sardonics)", filepath.Join(td, "stats.json"), err)
 	}
-	csv, err := os.ReadFile(filepath.Join(td, "energy.csv"))
+	if r.Energies, err = readColumn(filepath.Join(td, "energy.csv"), "step,energy"); err != nil {
+		return nil, err
+	}
+	return r, readReplicaFiles(td, r)
+}
+
+// writeColumn writes a CSV of a header "INDEX,NAME" and one row per value,
+// numbered from 1, the values in Go's shortest round-trip form.
+func writeColumn(path, header string, x []float64) error {
+	var b bytes.Buffer
+	b.WriteString(header)
+	b.WriteByte('\n')
+	for i, v := range x {
+		b.WriteString(strconv.Itoa(i + 1))
+		b.WriteByte(',')
+		b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+		b.WriteByte('\n')
+	}
+	return WriteFileAtomic(path, b.Bytes())
+}
+
+// readColumn reads what writeColumn wrote.
+func readColumn(path, header string) ([]float64, error) {
+	csv, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	lines := strings.Split(strings.TrimRight(string(csv), "\n"), "\n")
-	if len(lines) == 0 || lines[0] != "step,energy" {
-		return nil, fmt.Errorf("%s:1: missing header (expected step,energy)", filepath.Join(td, "energy.csv"))
+	if len(lines) == 0 || lines[0] != header {
+		return nil, fmt.Errorf("%s:1: missing header (expected %s)", path, header)
 	}
+	var out []float64
 	for i, l := range lines[1:] {
 		_, v, ok := strings.Cut(l, ",")
-		e, err := strconv.ParseFloat(v, 64)
+		x, err := strconv.ParseFloat(v, 64)
 		if !ok || err != nil {
-			return nil, fmt.Errorf("%s:%d: bad row %q (expected step,energy)", filepath.Join(td, "energy.csv"), i+2, l)
+			return nil, fmt.Errorf("%s:%d: bad row %q (expected %s)", path, i+2, l, header)
 		}
-		r.Energies = append(r.Energies, e)
+		out = append(out, x)
 	}
-	return r, readReplicaFiles(td, r)
+	return out, nil
 }
 
 // WriteSummary writes summary.json, run.json, the figures and, after

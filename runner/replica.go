@@ -1,15 +1,12 @@
 package runner
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 
 	"sardonics/model"
 	"sardonics/replica"
@@ -117,67 +114,36 @@ func recordReplica(ch sampler.Chain, rec *TrialRecord) {
 // (the rung of member 0 after each swap round) into trial folder td.
 func writeReplicaFiles(td string, r *TrialRecord) error {
 	if len(r.Overlap) > 0 {
-		var b bytes.Buffer
-		b.WriteString("step,q\n")
-		for i, q := range r.Overlap {
-			fmt.Fprintf(&b, "%d,%s\n", i+1, strconv.FormatFloat(q, 'g', -1, 64))
-		}
-		if err := WriteFileAtomic(filepath.Join(td, "overlap.csv"), b.Bytes()); err != nil {
+		if err := writeColumn(filepath.Join(td, "overlap.csv"), "step,q", r.Overlap); err != nil {
 			return err
 		}
 	}
 	if r.Replica != nil && len(r.Replica.Walk) > 0 {
-		var b bytes.Buffer
-		b.WriteString("round,rung\n")
+		w := make([]float64, len(r.Replica.Walk))
 		for i, k := range r.Replica.Walk {
-			fmt.Fprintf(&b, "%d,%d\n", i+1, k)
+			w[i] = float64(k)
 		}
-		if err := WriteFileAtomic(filepath.Join(td, "walk.csv"), b.Bytes()); err != nil {
-			return err
-		}
+		return writeColumn(filepath.Join(td, "walk.csv"), "round,rung", w)
 	}
 	return nil
 }
 
-// readReplicaFiles reads what writeReplicaFiles wrote, if it is there.
+// readReplicaFiles reads what writeReplicaFiles wrote, where it is there.
 func readReplicaFiles(td string, r *TrialRecord) error {
-	col := func(name, header string) ([]float64, error) {
-		path := filepath.Join(td, name)
-		b, err := os.ReadFile(path)
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-		if lines[0] != header {
-			return nil, fmt.Errorf("%s:1: missing header (expected %s)", path, header)
-		}
-		var out []float64
-		for i, l := range lines[1:] {
-			_, v, ok := strings.Cut(l, ",")
-			x, err := strconv.ParseFloat(v, 64)
-			if !ok || err != nil {
-				return nil, fmt.Errorf("%s:%d: bad row %q (expected %s)", path, i+2, l, header)
-			}
-			out = append(out, x)
-		}
-		return out, nil
-	}
-	q, err := col("overlap.csv", "step,q")
-	if err != nil {
+	q, err := readColumn(filepath.Join(td, "overlap.csv"), "step,q")
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
 	r.Overlap = q
-	if r.Replica != nil {
-		w, err := col("walk.csv", "round,rung")
-		if err != nil {
-			return err
-		}
-		for _, k := range w {
-			r.Replica.Walk = append(r.Replica.Walk, int16(k))
-		}
+	if r.Replica == nil {
+		return nil
+	}
+	w, err := readColumn(filepath.Join(td, "walk.csv"), "round,rung")
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	for _, k := range w {
+		r.Replica.Walk = append(r.Replica.Walk, int16(k))
 	}
 	return nil
 }

@@ -185,7 +185,8 @@ type trial struct {
 	base    sampler.Stats
 	tune    TuneSession
 	done    *atomic.Int64
-	pending int64 // steps not yet added to done
+	pending int64          // steps not yet added to done
+	overlap func() float64 // the chain's overlap q, recorded each step (replica exchange with --overlap)
 }
 
 // flushDone adds the pending steps to the progress counter.
@@ -205,6 +206,10 @@ func (t *trial) build(spins []int8) error {
 		return err
 	}
 	t.ch, t.release = ch, release
+	t.overlap = nil
+	if o, ok := ch.(interface{ Overlap() float64 }); ok && t.cfg.Replicas.Overlap {
+		t.overlap = o.Overlap
+	}
 	if sc, ok := ch.(*saw.Chain); ok && len(t.thetas) > 0 {
 		return sc.SetThetas(t.thetas)
 	}
@@ -237,10 +242,8 @@ func (t *trial) rebuild() error {
 func (t *trial) step() {
 	t.ch.Step()
 	t.rec.Energies = append(t.rec.Energies, t.ch.Energy())
-	if t.cfg.Replicas.Overlap {
-		if o, ok := t.ch.(interface{ Overlap() float64 }); ok {
-			t.rec.Overlap = append(t.rec.Overlap, o.Overlap())
-		}
+	if t.overlap != nil {
+		t.rec.Overlap = append(t.rec.Overlap, t.overlap())
 	}
 	if t.cfg.SaveStates && len(t.rec.Energies) > t.cfg.Burn {
 		s := t.ch.Spins()

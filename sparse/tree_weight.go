@@ -3,8 +3,8 @@ package sparse
 import (
 	"fmt"
 	"math"
-	"sync"
 
+	"sardonics/internal/memo"
 	"sardonics/model"
 	"sardonics/saw"
 )
@@ -152,40 +152,15 @@ type wtabKey struct {
 
 // wtabCache keeps the tables of an engine's recent biases: building one
 // costs 4096 exponentials and logarithms (about 0.1 ms), and a chain with
-// a mixture of thetas changes biases every step. Behind each engine's
-// small map (read without a lock) is one table per key for the whole
-// process (sharedWtabs), so that the R chains of replica exchange, each
-// visiting R temperatures, build R tables in all.
-type wtabCache struct{ m map[wtabKey]*wtab }
+// a mixture of thetas changes biases every step. Tables are shared by every
+// engine of the process (memo), so that the R chains of replica exchange,
+// each visiting R temperatures, build R in all.
+type wtabCache struct{ l memo.Local[wtabKey, *wtab] }
 
-// sharedWtabs holds every table built in this process (at most
-// maxSharedWtabs; then it starts over). Tables are read-only once built.
-var sharedWtabs struct {
-	sync.Mutex
-	m map[wtabKey]*wtab
-}
-
-const maxSharedWtabs = 256
+var sharedWtabs = memo.Shared[wtabKey, *wtab]{Max: 256,
+	Build: func(k wtabKey) *wtab { return newWtab(k.s, k.wb, k.g, k.wf) }}
 
 // get returns newWtab(S, wb, {g0, g1}, wf), built once.
 func (c *wtabCache) get(S int, wb uint, g0, g1 float64, wf saw.Weight) *wtab {
-	k := wtabKey{S, wb, [2]float64{g0, g1}, wf}
-	if tb, ok := c.m[k]; ok {
-		return tb
-	}
-	sharedWtabs.Lock()
-	tb, ok := sharedWtabs.m[k]
-	if !ok {
-		if sharedWtabs.m == nil || len(sharedWtabs.m) >= maxSharedWtabs {
-			sharedWtabs.m = map[wtabKey]*wtab{}
-		}
-		tb = newWtab(S, wb, k.g, wf)
-		sharedWtabs.m[k] = tb
-	}
-	sharedWtabs.Unlock()
-	if c.m == nil || len(c.m) >= 64 {
-		c.m = map[wtabKey]*wtab{}
-	}
-	c.m[k] = tb
-	return tb
+	return c.l.Get(&sharedWtabs, wtabKey{S, wb, [2]float64{g0, g1}, wf})
 }
