@@ -173,11 +173,9 @@ func (c *sw) addRun(i, j0 int32, w []float64, beta float64) {
 }
 
 // bondThreshold is the threshold of a bond of coupling w: p = 1 -
-// exp(-2 beta |w|), 0 for w = 0 even where 2 beta overflows to +Inf.
+// exp(-2 beta |w|). Zero couplings never get here (they are dropped when
+// the rows are built), so an overflowing 2 beta gives p = 1, never NaN.
 func bondThreshold(beta, w float64) uint64 {
-	if w == 0 {
-		return 0
-	}
 	return threshold(-math.Expm1(-2 * beta * math.Abs(w)))
 }
 

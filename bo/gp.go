@@ -110,7 +110,6 @@ type GP struct {
 	l     []float64 // lower Cholesky factor of K + sn2 I, packed by rows: row i at i(i+1)/2
 	alpha []float64 // (K + sn2 I)^-1 ys
 	kbuf  []float64
-	zbuf  []float64
 }
 
 // NewGP returns an unfitted GP on [0,1]^dim. r drives the random restarts

@@ -5,11 +5,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"sardonics/runner"
 	"slices"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 func unitSpace(dim int) Space {
@@ -273,15 +272,6 @@ func searchOnce(b *testing.B, space Space, opts Options, rounds int, i uint64) f
 	return tuneReward(space, u, rand.New(zeroSource{}))
 }
 
-// threadCPU is the calling thread's CPU time in seconds.
-func threadCPU() float64 {
-	var ts unix.Timespec
-	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
-		return 0
-	}
-	return float64(ts.Nano()) / 1e9
-}
-
 // zeroSource makes NormFloat64 return 0: noise-free evaluation.
 type zeroSource struct{}
 
@@ -292,7 +282,7 @@ func (zeroSource) Uint64() uint64 { return 0 }
 // per evaluation cost, and a lower-confidence-bound policy.
 func essOptions(space Space) Options {
 	start := space.ToUnit([]float64{1, 10, 0.95, 1.05, 0.4, 0.3, 0.3, 1})
-	return Options{Start: start, Init: space.Len(), InitRadius: 0.1, DirectPerPoint: 3, PolicyThin: 1, PolicyBurnIn: 200, PolicyLCB: 1, PolicyObserved: true, GP: GPOptions{Restarts: 2, MaxIter: 30},
+	return Options{Start: start, Init: space.Len(), InitRadius: 0.1, DirectPerPoint: 3, PolicyLCB: 1, PolicyObserved: true, GP: GPOptions{Restarts: 2, MaxIter: 30},
 		EvalCost: func(u []float64) float64 {
 			p := space.ToParams(u)
 			return 0.64 + 0.129*math.Round(p[7])*(math.Round(p[0])+math.Round(p[1]))
@@ -310,9 +300,9 @@ func BenchmarkTuneLoopESS(b *testing.B) {
 	defer runtime.UnlockOSThread()
 	cpu := make([]float64, 0, b.N)
 	for i := range b.N {
-		c0 := threadCPU()
+		c0 := runner.ThreadCPU()
 		best += searchOnce(b, space, essOptions(space), 22, uint64(i)) / float64(b.N)
-		cpu = append(cpu, threadCPU()-c0)
+		cpu = append(cpu, runner.ThreadCPU()-c0)
 	}
 	b.ReportMetric(best, "best-reward")
 	slices.Sort(cpu)

@@ -199,7 +199,7 @@ func saveCommand(fs *flag.FlagSet, cfg *runner.Config, dir string, env *Env) (*s
 		}
 	}
 	if n := runner.FinishedTrials(dir, cfg.Samplers, cfg.TrialOffset, cfg.Trials); n > 0 {
-		fmt.Fprintf(env.Stderr, "sardonics: reusing %s from %s (of %d in this run)\n", count(n, "finished trial"), dir, len(cfg.Samplers)*cfg.Trials)
+		fmt.Fprintf(env.Stderr, "sardonics: reusing %s from %s (of %d in this run)\n", plural(n, "finished trial"), dir, len(cfg.Samplers)*cfg.Trials)
 	}
 	b, err := json.MarshalIndent(&commandFile{Args: args, Settings: set}, "", "  ")
 	if err != nil {
@@ -216,7 +216,7 @@ func saveCommand(fs *flag.FlagSet, cfg *runner.Config, dir string, env *Env) (*s
 // command.json away, so that the corrected command may use the folder.
 func (c *savedCommand) finish(err error) error {
 	var ie *InterruptedError
-	if err != nil && !errors.As(err, &ie) && !errors.Is(err, runner.ErrInterrupted) && !runner.HoldsResults(filepath.Dir(c.path)) {
+	if err != nil && !errors.As(err, &ie) && !runner.HoldsResults(filepath.Dir(c.path)) {
 		os.Remove(c.path)
 	}
 	return err
@@ -285,7 +285,7 @@ func statesNote(cfg *runner.Config) string {
 		return ""
 	}
 	return fmt.Sprintf("sardonics: --save-states will write about %s (%s x %s x %s; each running trial holds its %s in memory)\n",
-		humanBytes(total), count(len(cfg.Samplers), "sampler"), count(cfg.Trials, "trial"), humanBytes(per), humanBytes(per))
+		humanBytes(total), plural(len(cfg.Samplers), "sampler"), plural(cfg.Trials, "trial"), humanBytes(per), humanBytes(per))
 }
 
 // humanBytes writes a byte count with an SI unit: 950 B, 1.5 kB, 4.2 GB.
@@ -336,12 +336,4 @@ func resolvePath(path string) string {
 		}
 		rest = append([]string{filepath.Base(p)}, rest...)
 	}
-}
-
-// count is "1 NOUN" or "N NOUNs".
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }

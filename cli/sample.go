@@ -298,7 +298,8 @@ profile sampling alone, for example).`,
 					return err
 				}
 				cpus, _ := topology.CPUs()
-				plan := planCPUs(usableCPUs(len(cpus), runtime.GOMAXPROCS(0)), *trials, *threads, names, sc.Engine, sc.EngineThreads, m.RBM != nil)
+				ncpu := usableCPUs(len(cpus), runtime.GOMAXPROCS(0))
+				plan := planCPUs(ncpu, *trials, *threads, names, sc.Engine, sc.EngineThreads, m.RBM != nil)
 				if plan.warning != "" {
 					fmt.Fprintf(env.Stderr, "sardonics: warning: %s\n", plan.warning)
 				}
@@ -310,7 +311,7 @@ profile sampling alone, for example).`,
 				if err := tf.apply(cfg, m, sf.params != ""); err != nil {
 					return err
 				}
-				if err := rf.apply(cfg, usableCPUs(len(cpus), runtime.GOMAXPROCS(0))); err != nil {
+				if err := rf.apply(cfg, ncpu); err != nil {
 					return err
 				}
 				if !*quiet {

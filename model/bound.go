@@ -28,10 +28,14 @@ type magnitude struct{ sum float64 }
 // MaxEnergy, else a message naming v as tok (v itself when tok is "");
 // what is the kind of term, e.g. "coupling".
 func (g *magnitude) add(what, tok string, v float64) string {
+	a := math.Abs(v)
+	if a <= MaxEnergy && g.sum+a <= MaxEnergy {
+		g.sum += a
+		return "" // the common case: no message to format
+	}
 	if tok == "" {
 		tok = fmtFloat(v)
 	}
-	a := math.Abs(v)
 	if a > MaxEnergy {
 		return what + " " + tok + " too large (expected |value| <= " + fmtFloat(MaxEnergy) +
 			": energies beyond it lose float64 precision)"

@@ -165,27 +165,46 @@ func Write(m *Model, path string) error {
 // WriteFileAtomic writes data to a temporary file beside path, syncs it and
 // renames it to path.
 func WriteFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	f, commit, abort, err := CreateAtomic(path)
 	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	return nil
+	if _, err := f.Write(data); err != nil {
+		abort()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return commit()
+}
+
+// CreateAtomic creates a temporary file beside path for a writer that
+// streams (profiles, traces): commit syncs and closes it, makes it
+// readable (0644) and renames it to path; abort closes and removes it.
+func CreateAtomic(path string) (f *os.File, commit func() error, abort func(), err error) {
+	f, err = os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	tmp := f.Name()
+	abort = func() {
+		f.Close()
+		os.Remove(tmp)
+	}
+	commit = func() error {
+		err := f.Sync()
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Chmod(tmp, 0o644)
+		}
+		if err == nil {
+			err = os.Rename(tmp, path)
+		}
+		if err != nil {
+			os.Remove(tmp)
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		return nil
+	}
+	return f, commit, abort, nil
 }

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"runtime/trace"
+	"sardonics/model"
 )
 
 // Flags are the profiling flags of one subcommand.
@@ -38,6 +39,8 @@ func (f *Flags) Start() (stop func() error, err error) {
 	type out struct {
 		flag, dst string
 		tmp       *os.File
+		commit    func() error
+		abort     func()
 	}
 	var outs []*out
 	seen := map[string]string{}
@@ -57,14 +60,13 @@ func (f *Flags) Start() (stop func() error, err error) {
 	}
 	cleanup := func() {
 		for _, o := range outs {
-			if o.tmp != nil {
-				o.tmp.Close()
-				os.Remove(o.tmp.Name())
+			if o.abort != nil {
+				o.abort()
 			}
 		}
 	}
 	for _, o := range outs {
-		t, err := os.CreateTemp(filepath.Dir(o.dst), "."+filepath.Base(o.dst)+".*")
+		t, commit, abort, err := model.CreateAtomic(o.dst)
 		if err != nil {
 			cleanup()
 			var pe *fs.PathError
@@ -73,7 +75,7 @@ func (f *Flags) Start() (stop func() error, err error) {
 			}
 			return nil, fmt.Errorf("--%s %s: %v", o.flag, o.dst, err)
 		}
-		o.tmp = t
+		o.tmp, o.commit, o.abort = t, commit, abort
 	}
 	byFlag := func(name string) *out {
 		for _, o := range outs {
@@ -122,13 +124,8 @@ func (f *Flags) Start() (stop func() error, err error) {
 			runtime.MemProfileRate = oldRate
 		}
 		for _, o := range outs {
-			err := o.tmp.Close()
-			if err == nil {
-				err = os.Rename(o.tmp.Name(), o.dst)
-			}
-			if err != nil {
-				os.Remove(o.tmp.Name())
-				keep(fmt.Errorf("--%s %s: %v", o.flag, o.dst, err))
+			if err := o.commit(); err != nil {
+				keep(fmt.Errorf("--%s: %v", o.flag, err))
 			}
 		}
 		return first

@@ -70,7 +70,7 @@ func PlotOverlap(path, title string, hists []Series) error {
 	if len(hists) == 0 {
 		return errors.New("overlap figure: no histograms")
 	}
-	p := newPlot(title, "overlap q", "P(q)")
+	p := newPlot("", "overlap q", "P(q)") // the title is drawn by drawHeader
 	lines, err := addLines(p, hists)
 	if err != nil {
 		return err
@@ -78,7 +78,6 @@ func PlotOverlap(path, title string, hists []Series) error {
 	for _, l := range lines {
 		l.StepStyle = plotter.MidStep
 	}
-	p.Title.Text = ""
 	p.X.Min, p.X.Max = -1, 1
 	p.Y.Min = 0
 	return save(path, Width, Height, func(dc draw.Canvas) { p.Draw(drawHeader(dc, title, nil)) })

@@ -8,7 +8,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -461,9 +460,8 @@ func runOrLoad(cfg *Config, name string, t int, done *atomic.Int64) (*TrialRecor
 		return nil, ErrInterrupted
 	}
 	if cfg.Dir != "" {
-		td := TrialDir(cfg.Dir, name, t)
-		if _, err := os.Stat(filepath.Join(td, "stats.json")); err == nil {
-			r, err := ReadTrial(td)
+		if finished(cfg.Dir, name, t) {
+			r, err := ReadTrial(TrialDir(cfg.Dir, name, t))
 			if err == nil && len(r.Energies) == cfg.Steps {
 				done.Add(int64(cfg.Steps))
 				return r, nil

@@ -24,6 +24,9 @@ const MaxLogWeight = 690
 // engines define the same walk distribution. An unknown Weight panics.
 func LogWeight(w Weight, gamma, dE float64) float64 {
 	x := gamma * dE
+	if math.IsNaN(x) { // gamma = beta theta overflowed to +Inf and dE = 0: as FixedWeight
+		x = 0
+	}
 	var lw float64
 	switch w {
 	case Logistic:

@@ -267,11 +267,7 @@ func (bk *Bucket) setBiases(gammaL, gammaH float64, w saw.Weight) {
 	for c, x := range bk.qv {
 		dE := float64(2 * bk.g * int64(x))
 		for b := range 2 {
-			g := bk.gam[b]
-			if dE == 0 {
-				g = 0 // gamma dE is 0 even where gamma = beta theta overflowed to +Inf
-			}
-			bk.lw[c][b] = saw.LogWeight(w, g, dE)
+			bk.lw[c][b] = saw.LogWeight(w, bk.gam[b], dE)
 			bk.w[c][b] = math.Exp(bk.lw[c][b])
 		}
 	}

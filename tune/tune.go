@@ -311,12 +311,7 @@ type Config struct {
 	// setting until it is within. Default for ess 1.5; 0 (no bound) for acf
 	// and cost. Negative: no bound.
 	MaxCost float64
-	// CPU is the clock of the tuner's own CPU time (default
-	// runner.ThreadCPU, the calling thread's: the goroutine that iterates a
-	// Session must stay locked to its OS thread, as runner.RunTrial's is;
-	// AdaptContext locks it).
-	CPU func() float64
-	BO  bo.Options
+	BO      bo.Options
 }
 
 // WithDefaults is c with every zero field set to its reward's default.
@@ -360,9 +355,6 @@ func (c Config) withDefaults() Config {
 	if c.StopAfter <= 0 {
 		c.StopAfter = 3
 	}
-	if c.CPU == nil {
-		c.CPU = runner.ThreadCPU
-	}
 	if ess {
 		if c.WarmUp <= 0 {
 			c.WarmUp = (c.Iterations + 9) / 10
@@ -397,17 +389,11 @@ func (c Config) withDefaults() Config {
 		if c.BO.InitRadius <= 0 {
 			c.BO.InitRadius = 0.1
 		}
-		if c.BO.PolicyThin <= 0 {
-			c.BO.PolicyThin = 1
-		}
 		if c.BO.GP.Restarts <= 0 {
 			c.BO.GP.Restarts = 2
 		}
 		if c.BO.GP.MaxIter <= 0 {
 			c.BO.GP.MaxIter = 30
-		}
-		if c.BO.PolicyBurnIn <= 0 {
-			c.BO.PolicyBurnIn = 200
 		}
 		if c.BO.PolicyLCB == 0 {
 			c.BO.PolicyLCB = 1
@@ -514,6 +500,10 @@ func NewSession(cfg Config, r *rand.PCG) (*Session, error) {
 	default:
 		return nil, fmt.Errorf("tune: reward %q (expected %s, %s or %s)", cfg.Reward, RewardESS, RewardACF, RewardCost)
 	}
+	if cfg.MaxCost > 0 && cfg.Reward != RewardESS {
+		// The bound is measured against the ess search's start (BO.Start).
+		return nil, fmt.Errorf("tune: MaxCost applies to the %s reward only", RewardESS)
+	}
 	s := &Session{cfg: cfg, energies: make([]float64, cfg.IterSteps)}
 	s.res.Reward = cfg.Reward
 	opts := cfg.BO
@@ -587,9 +577,11 @@ func (s *Session) Done() bool {
 // steps with it (step advances ch by one step), and the reward. An
 // iteration whose proposal promises a negligible improvement (the
 // StopAfter-th in a row below StopEI) runs no steps and ends the
-// adaptation instead.
+// adaptation instead. The tuner's own CPU is read from the calling thread's
+// clock (runner.ThreadCPU), so the goroutine must stay locked to its OS
+// thread, as runner.RunTrial's is (AdaptContext locks it).
 func (s *Session) Iterate(ch *saw.Chain, step func()) error {
-	c0 := s.cfg.CPU()
+	c0 := runner.ThreadCPU()
 	if s.cost == nil {
 		c := CostOf(ch.Engine())
 		s.cost = &c
@@ -606,7 +598,7 @@ func (s *Session) Iterate(ch *saw.Chain, step func()) error {
 		}
 		if s.quiet >= s.cfg.StopAfter {
 			s.stopped = true
-			s.res.TunerCPU += s.cfg.CPU() - c0
+			s.res.TunerCPU += runner.ThreadCPU() - c0
 			return nil
 		}
 	}
@@ -617,7 +609,7 @@ func (s *Session) Iterate(ch *saw.Chain, step func()) error {
 	if err := ch.SetThetas([]saw.Theta{th}); err != nil {
 		return err
 	}
-	s.res.TunerCPU += s.cfg.CPU() - c0
+	s.res.TunerCPU += runner.ThreadCPU() - c0
 	if len(s.res.Tried) == 0 {
 		n := s.cfg.WarmUp * s.cfg.IterSteps
 		for range n {
@@ -631,7 +623,7 @@ func (s *Session) Iterate(ch *saw.Chain, step func()) error {
 		s.energies[j] = ch.Energy()
 	}
 	s.res.Steps += len(s.energies)
-	c1 := s.cfg.CPU()
+	c1 := runner.ThreadCPU()
 	st := ch.Stats()
 	L := float64(len(s.energies))
 	fps := float64(st.Flips-st0.Flips) / L
@@ -672,7 +664,7 @@ func (s *Session) Iterate(ch *saw.Chain, step func()) error {
 	} else if err := s.opt.Observe(u, rw); err != nil {
 		return err
 	}
-	s.res.TunerCPU += s.cfg.CPU() - c1
+	s.res.TunerCPU += runner.ThreadCPU() - c1
 	return nil
 }
 
@@ -698,7 +690,7 @@ func (s *Session) essReward(w window) float64 {
 
 // Finish draws the policy's K kernels and sets them on ch.
 func (s *Session) Finish(ch *saw.Chain) (*Result, error) {
-	c0 := s.cfg.CPU()
+	c0 := runner.ThreadCPU()
 	tau := s.cfg.PolicyTau
 	if s.cfg.Reward == RewardESS {
 		// PolicyTau is in reward units; Policy takes standardized ones.
@@ -728,7 +720,7 @@ func (s *Session) Finish(ch *saw.Chain) (*Result, error) {
 			s.res.Policy = append(s.res.Policy[:0], s.res.Tried[0])
 		}
 	}
-	s.res.TunerCPU += s.cfg.CPU() - c0
+	s.res.TunerCPU += runner.ThreadCPU() - c0
 	return &s.res, ch.SetThetas(s.res.Policy)
 }
 
