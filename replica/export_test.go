@@ -1,9 +1,20 @@
 package replica
 
+import "sync/atomic"
+
 // SetBrokenSwap switches the deliberately wrong swap rule on and returns
 // the function that switches it off.
 func SetBrokenSwap(on bool) func() {
 	old := brokenSwap
 	brokenSwap = on
 	return func() { brokenSwap = old }
+}
+
+// SetAdversary makes the pools built from now on pause at random at every
+// hand-off point (see adversary); it returns the function that stops it.
+func SetAdversary() func() {
+	old := hook
+	var hits [hookPoints]atomic.Int64
+	hook = adversary(&hits)
+	return func() { hook = old }
 }

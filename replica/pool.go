@@ -21,6 +21,23 @@ import (
 // worker that finished its share catches the next round while spinning,
 // and a CPU taken away by the OS costs at most spinFor of spinning before
 // everyone blocks.
+//
+// Correctness rests on two rules (see waiter):
+//   - a wake-up is only a hint: every waiter re-checks its condition after
+//     it wakes and parks again if it does not hold. A notify can arrive
+//     late (its sender was descheduled between making the condition true
+//     and notifying), after the waiter has seen the condition by spinning,
+//     returned and started waiting for the next one; it must not be taken
+//     for that next condition (issue 21: the coordinator returned from a
+//     round its worker had not run, and then both parked forever);
+//   - each parked spell consumes exactly the one token sent for it, so no
+//     token is ever left over for a later spell, and a send never blocks
+//     for long (the buffer of one is empty whenever asleep is set).
+//
+// The conditions are monotone within a round: a worker's seq != last
+// stays true until it runs the round, and left == 0 stays true until the
+// coordinator itself publishes the next round. So a waiter that sees its
+// condition true can act on it, whatever tokens are in flight.
 type pool struct {
 	seq   atomic.Uint64 // rounds published
 	share func(int)     // the current round's work of worker i
@@ -35,30 +52,75 @@ type pool struct {
 // spinFor is how long a waiter spins before it parks.
 const spinFor = 50 * time.Microsecond
 
+// hookPoint names a step of the hand-off protocol, where tests inject
+// pauses (hook).
+type hookPoint int
+
+const (
+	hookParkAnnounced hookPoint = iota // await: asleep set, condition not yet re-checked
+	hookWoken                          // await: a token received, condition not yet re-checked
+	hookNotifySwapped                  // notify: asleep taken, token not yet sent
+	hookPublished                      // run: round published, workers not yet notified
+	hookClaimed                        // worker: saw the round, share not yet run
+	hookShareDone                      // worker: share run, left not yet decremented
+	hookDecremented                    // worker: left decremented to 0, coordinator not yet notified
+	hookPoints
+)
+
+// hook, when set by a test, runs at every hookPoint of the pools built
+// after it is set (a stand-in for the OS descheduling the thread there).
+// It is nil in the product: a load and a predicted branch per hand-off.
+var hook func(hookPoint)
+
+// brokenAwait restores the wake-up handling of ddf44e3 (a token ends the
+// wait without re-checking the condition); tests use it to show that the
+// stress test catches the bug.
+var brokenAwait = false
+
+func (w *waiter) at(p hookPoint) {
+	if w.hook != nil {
+		w.hook(p)
+	}
+}
+
 // waiter is one goroutine's parking place: it parks only after announcing
 // it (asleep) and checking its condition once more, and whoever makes the
 // condition true wakes it if it announced.
 type waiter struct {
 	asleep atomic.Bool
-	wake   chan struct{} // buffered 1
+	wake   chan struct{}   // buffered 1
+	hook   func(hookPoint) // the package's hook when the pool was built
+	broken bool            // brokenAwait when the pool was built
 }
 
-func newWaiter() *waiter { return &waiter{wake: make(chan struct{}, 1)} }
+func newWaiter() *waiter {
+	return &waiter{wake: make(chan struct{}, 1), hook: hook, broken: brokenAwait}
+}
 
-// await returns once ready() holds: spinning for spinFor, then parked.
+// await returns once ready() holds: spinning for spinFor, then parked,
+// re-checking ready() after every wake-up.
 func (w *waiter) await(ready func() bool) {
 	start := time.Now()
 	for i := 0; !ready(); i++ {
-		if i&255 == 255 && time.Since(start) > spinFor {
+		if i&255 != 255 || time.Since(start) <= spinFor {
+			continue
+		}
+		for {
 			w.asleep.Store(true)
-			if ready() { // raced with the waker: take the token back if it sent one
+			w.at(hookParkAnnounced)
+			if ready() {
+				// A notifier that took asleep owes this spell a token:
+				// take it, so that none is left for a later spell.
 				if !w.asleep.Swap(false) {
 					<-w.wake
 				}
 				return
 			}
-			<-w.wake
-			return
+			<-w.wake // the notifier cleared asleep
+			w.at(hookWoken)
+			if w.broken || ready() {
+				return
+			}
 		}
 	}
 }
@@ -66,6 +128,7 @@ func (w *waiter) await(ready func() bool) {
 // notify wakes w if it parked (or is about to).
 func (w *waiter) notify() {
 	if w.asleep.Swap(false) {
+		w.at(hookNotifySwapped)
 		w.wake <- struct{}{}
 	}
 }
@@ -88,8 +151,12 @@ func newPool(w int, cpus []int) *pool {
 					return
 				}
 				last = p.seq.Load()
+				me := p.workers[i]
+				me.at(hookClaimed)
 				p.share(i)
+				me.at(hookShareDone)
 				if p.left.Add(-1) == 0 {
+					me.at(hookDecremented)
 					p.coord.notify()
 				}
 			}
@@ -98,7 +165,8 @@ func newPool(w int, cpus []int) *pool {
 	return p
 }
 
-// run calls job(j) for j < n, worker i taking j = i, i+W, ...
+// run calls job(j) for j < n, worker i taking j = i, i+W, ..., and returns
+// once every job has returned.
 func (p *pool) run(n int, job func(int)) {
 	w := len(p.workers)
 	p.share = func(i int) {
@@ -108,6 +176,7 @@ func (p *pool) run(n int, job func(int)) {
 	}
 	p.left.Store(int32(w - 1))
 	p.seq.Add(1) // publishes share and left
+	p.coord.at(hookPublished)
 	for i := 1; i < w; i++ {
 		p.workers[i].notify()
 	}

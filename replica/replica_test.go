@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -198,6 +199,28 @@ func TestWorkersDoNotChangeTheChain(t *testing.T) {
 		if !slices.Equal(e1, e3) || !slices.Equal(q1, q3) {
 			t.Errorf("%s: 3 workers changed the chain", kc.name)
 		}
+	}
+}
+
+// TestWorkersUnderAdversary: with the pool's hand-offs paused at random
+// (a busy machine's scheduler) and fewer, as many or more Go threads than
+// workers, the trace is still byte-identical to the single-worker run.
+func TestWorkersUnderAdversary(t *testing.T) {
+	kc := kernelCases[3] // metropolis: short rounds, so many hand-offs
+	cfg := replica.Config{Betas: replica.Geometric(0.2, 2, 6), SwapEvery: 2, Adapt: 300, Sets: 2}
+	c1, _ := newChain(t, kc, cfg, 5)
+	e1, q1 := trace(c1, 3000)
+	defer replica.SetAdversary()()
+	for _, procs := range []int{1, 3, 6} {
+		func() {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			cfg.Workers = 3
+			c3, _ := newChain(t, kc, cfg, 5)
+			e3, q3 := trace(c3, 3000)
+			if !slices.Equal(e1, e3) || !slices.Equal(q1, q3) {
+				t.Errorf("GOMAXPROCS %d: 3 workers under the adversary changed the chain", procs)
+			}
+		}()
 	}
 }
 
