@@ -122,9 +122,15 @@ type shared struct {
 	seq    uint64
 	wg     sync.WaitGroup
 	closed bool
-	steals uint64 // sections the coordinator ran for a worker (for tests)
-	wakes  uint64 // wake-ups sent to parked workers (for tests)
+	steals uint64                       // sections the coordinator ran for a worker (for tests)
+	wakes  uint64                       // wake-ups sent to parked workers (for tests)
+	hook   func(hookPoint, int, uint64) // the package's hook when New ran
+	broken bool                         // brokenWait when New ran
 }
+
+// numCPU is runtime.NumCPU; stress tests raise it, so that a 2-CPU machine
+// runs more active workers than it has CPUs.
+var numCPU = runtime.NumCPU
 
 // Engine is the parallel RBM engine. The zero value is not usable; call New.
 type Engine struct {
@@ -163,7 +169,7 @@ func New(r *model.RBM, init []int8, P int, cpus []int) (*Engine, error) {
 		return nil, fmt.Errorf("parallelsaw: %d initial spins (expected %d)", len(init), n)
 	}
 	q := dense.NewQuant(r)
-	sh := &shared{nv: r.V, nh: r.H, s: make([]int8, n)}
+	sh := &shared{nv: r.V, nh: r.H, s: make([]int8, n), hook: hook, broken: brokenWait}
 	sh.parked.wake = make(chan struct{}, 1)
 	e := &Engine{sh: sh, q: q, owner: make([]int32, n), avail: make([]bool, n), gamma: [2]float64{1, 1}}
 	e.bias = e.biases.Get(q.S, 1, 1, saw.Logistic)
@@ -214,7 +220,7 @@ func New(r *model.RBM, init []int8, P int, cpus []int) (*Engine, error) {
 	// Threads beyond those that can run at once only take CPU time from
 	// the others: their workers stay parked and the coordinator runs
 	// their sections.
-	active := min(P, runtime.GOMAXPROCS(0), runtime.NumCPU())
+	active := min(P, runtime.GOMAXPROCS(0), numCPU())
 	sh.ctl = make([]control, P)
 	for p := range sh.ctl {
 		sh.ctl[p].awake = p < active

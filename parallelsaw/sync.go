@@ -3,7 +3,6 @@ package parallelsaw
 import (
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"sardonics/topology"
@@ -40,6 +39,53 @@ import (
 // Workers beyond the threads that can run at once (GOMAXPROCS or the CPUs,
 // when P exceeds them) are passive: parked from the start, never woken but
 // to quit, their sections always run by the coordinator.
+//
+// What makes the parking correct (issue 21 audited it): a wake-up is only a
+// hint. Every parked waiter re-checks its condition when it wakes and
+// parks again if it does not hold, so a late token (its sender was
+// descheduled between making a condition true and sending) cannot be taken
+// for a later condition; and each parked spell (a flag set to 1) ends with
+// exactly one token consumed, taken by whoever cleared the flag, so none is
+// left over for a later spell and no send blocks. TestSyncStress checks it
+// under an adversarial scheduler; TestBrokenWaitCaught shows the check
+// fails for a coordinator that skips the re-check.
+
+// hookPoint names a step of the hand-off protocol, where tests inject
+// pauses and check that each section runs each command exactly once
+// before the coordinator's run returns (see hook).
+type hookPoint int
+
+const (
+	hookPublished           hookPoint = iota // run: command s published, no worker woken yet
+	hookWakeTaken                            // wake: sleeping cleared, token not yet sent
+	hookExec                                 // section p is about to run command s (worker or coordinator)
+	hookExecuted                             // section p ran command s, done not yet stored
+	hookCoordParkAnnounced                   // run: parked flag set, condition not yet re-checked
+	hookCoordWoken                           // run: token received, condition not yet re-checked
+	hookRoundEnd                             // run: about to return from command s
+	hookWorkerParkAnnounced                  // await: sleeping set, seq not yet re-checked
+	hookWorkerWoken                          // await: token received, seq not yet re-checked
+	hookWorkerDone                           // worker: done stored, parked flag not yet checked
+	hookWorkerNotifyTaken                    // worker: parked flag cleared, token not yet sent
+	hookPoints
+)
+
+// hook, when set by a test, runs at every hookPoint of the engines built
+// after it is set, with the section and the command's sequence number (a
+// stand-in for the OS descheduling the thread there, and a probe). It is
+// nil in the product: a load and a predicted branch per hand-off.
+var hook func(at hookPoint, p int, s uint64)
+
+// brokenWait makes the coordinator take any wake-up as the end of the
+// section it waits for, without re-checking (tests show that the stress
+// check catches it).
+var brokenWait = false
+
+func (sh *shared) at(h hookPoint, p int, s uint64) {
+	if sh.hook != nil {
+		sh.hook(h, p, s)
+	}
+}
 
 // maxMisses is the number of commands in a row a worker may find taken
 // before it parks without spinning.
@@ -70,13 +116,16 @@ func (sh *shared) run() {
 	sh.seq++
 	s := sh.seq
 	sh.cmd.seq.Store(s)
+	sh.at(hookPublished, 0, s)
 	secs := sh.secs
 	for p := 1; p < len(secs); p++ {
 		if secs[p].out.sleeping.Load() != 0 {
 			sh.wake(p, s)
 		}
 	}
+	sh.at(hookExec, 0, s)
 	secs[0].exec(sh)
+	sh.at(hookExecuted, 0, s)
 	for p := 1; p < len(secs); p++ {
 		if ct := &sh.ctl[p]; ct.passive || secs[p].out.sleeping.Load() != 0 || ct.stole && secs[p].out.seen.Load() != s-1 {
 			sh.steal(p, s)
@@ -105,10 +154,15 @@ func (sh *shared) run() {
 			}
 			// Park; any worker that finishes wakes us, and we recheck.
 			sh.parked.flag.Store(1)
+			sh.at(hookCoordParkAnnounced, p, s)
 			if sc.out.done.Load() == s && sh.parked.flag.CompareAndSwap(1, 0) {
 				break
 			}
 			<-sh.parked.wake // a worker cleared the flag and sends once
+			sh.at(hookCoordWoken, p, s)
+			if sh.broken {
+				break
+			}
 			w = backoff{n: graceSpins}
 		}
 		if ct.ran != s {
@@ -118,6 +172,7 @@ func (sh *shared) run() {
 			}
 		}
 	}
+	sh.at(hookRoundEnd, 0, s)
 }
 
 // steal runs worker p's command s on the calling (coordinator's) thread
@@ -128,7 +183,9 @@ func (sh *shared) steal(p int, s uint64) bool {
 	if c == s || !sc.claim.seq.CompareAndSwap(c, s) {
 		return false
 	}
+	sh.at(hookExec, p, s)
 	sc.exec(sh)
+	sh.at(hookExecuted, p, s)
 	ct := &sh.ctl[p]
 	ct.stole, ct.ran = true, s
 	ct.taken++
@@ -157,6 +214,7 @@ func (sh *shared) wake(p int, s uint64) {
 	}
 	sc := sh.secs[p]
 	if sc.out.sleeping.CompareAndSwap(1, 0) {
+		sh.at(hookWakeTaken, p, s)
 		sc.wake <- struct{}{}
 		sh.wakes++
 		ct.awake, ct.first = true, 0
@@ -193,7 +251,7 @@ func (sh *shared) worker(p, cpu int, passive bool, started *sync.WaitGroup) {
 	var last uint64
 	misses := 0
 	for {
-		last = sc.await(&sh.cmd.seq, last, passive || misses >= maxMisses)
+		last = sh.await(p, last, passive || misses >= maxMisses)
 		// Only the current command can be claimed: a claim at or past
 		// last means the coordinator took it (and maybe later ones).
 		if c := sc.claim.seq.Load(); c >= last || !sc.claim.seq.CompareAndSwap(c, last) {
@@ -205,17 +263,23 @@ func (sh *shared) worker(p, cpu int, passive bool, started *sync.WaitGroup) {
 		if sh.cmd.op == opQuit {
 			return
 		}
+		sh.at(hookExec, p, last)
 		sc.exec(sh)
+		sh.at(hookExecuted, p, last)
 		sc.out.done.Store(last)
+		sh.at(hookWorkerDone, p, last)
 		if sh.parked.flag.Load() != 0 && sh.parked.flag.CompareAndSwap(1, 0) {
+			sh.at(hookWorkerNotifyTaken, p, last)
 			sh.parked.wake <- struct{}{}
 		}
 	}
 }
 
-// await waits until seq differs from last and returns it: spinning for
-// spinFor (not at all if park), then parked until the coordinator wakes it.
-func (sc *section) await(seq *atomic.Uint64, last uint64, park bool) uint64 {
+// await waits until the command's sequence number differs from last and
+// returns it: spinning for spinFor (not at all if park), then parked until
+// the coordinator wakes it, re-checking after every wake-up.
+func (sh *shared) await(p int, last uint64, park bool) uint64 {
+	seq, sc := &sh.cmd.seq, sh.secs[p]
 	var w backoff
 	for {
 		if s := seq.Load(); s != last {
@@ -225,10 +289,12 @@ func (sc *section) await(seq *atomic.Uint64, last uint64, park bool) uint64 {
 			continue
 		}
 		sc.out.sleeping.Store(1)
+		sh.at(hookWorkerParkAnnounced, p, last)
 		if seq.Load() != last && sc.out.sleeping.CompareAndSwap(1, 0) {
 			continue
 		}
 		<-sc.wake // the coordinator cleared sleeping and sends once
+		sh.at(hookWorkerWoken, p, last)
 		park = false
 		w = backoff{}
 	}

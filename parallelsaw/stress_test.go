@@ -1,0 +1,233 @@
+package parallelsaw
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"sardonics/internal/rbmtest"
+	"sardonics/model"
+)
+
+// stressCommands is the number of commands (hand-off rounds) of each
+// stress configuration: SARDONICS_STRESS_ROUNDS (the full proof: 100000),
+// else a bounded count that keeps go test ./... and CI's race run short.
+func stressCommands(t *testing.T) int {
+	if s := os.Getenv("SARDONICS_STRESS_ROUNDS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			t.Fatalf("SARDONICS_STRESS_ROUNDS=%q: %v", s, err)
+		}
+		return n
+	}
+	if raceEnabled {
+		return 1_000
+	}
+	return 5_000
+}
+
+// probe checks, from the hook, that every section runs every command
+// exactly once and in order, and that each has finished it before the
+// coordinator's run returns; pause (if not nil) runs at every point.
+type probe struct {
+	started, finished [MaxP]atomic.Uint64
+	hits              [hookPoints]atomic.Int64
+	commands          atomic.Int64
+	err               atomic.Pointer[error]
+	pause             func(hookPoint, int, uint64)
+	P                 int
+	sh                atomic.Pointer[shared] // once New returned
+}
+
+func (pr *probe) fail(format string, a ...any) {
+	err := fmt.Errorf(format, a...)
+	pr.err.CompareAndSwap(nil, &err)
+}
+
+func (pr *probe) hook(h hookPoint, p int, s uint64) {
+	pr.hits[h].Add(1)
+	switch h {
+	case hookExec:
+		if old := pr.started[p].Swap(s); old != s-1 {
+			pr.fail("section %d: command %d started after command %d", p, s, old)
+		}
+	case hookExecuted:
+		pr.finished[p].Store(s)
+	case hookRoundEnd:
+		pr.commands.Add(1)
+		for q := range pr.P {
+			if f := pr.finished[q].Load(); f != s {
+				pr.fail("command %d: run returned with section %d at command %d", s, q, f)
+				// Let the section finish before the coordinator moves on,
+				// so that a broken engine fails the test, not the process.
+				for t0 := time.Now(); pr.finished[q].Load() != s && time.Since(t0) < time.Second; {
+					runtime.Gosched()
+				}
+			}
+		}
+	}
+	if pr.pause != nil && pr.err.Load() == nil {
+		pr.pause(h, p, s)
+	}
+}
+
+// adversary stands in for a busy OS scheduler: at each point it yields
+// the thread often, and now and then (1.5%) sleeps up to 200 us, past
+// spinFor, so that every park and late wake-up path runs.
+func adversary(hookPoint, int, uint64) {
+	switch r := rand.IntN(1024); {
+	case r < 16:
+		time.Sleep(time.Duration(rand.IntN(200)) * time.Microsecond)
+	case r < 128:
+		runtime.Gosched()
+	}
+}
+
+// probedRun builds a P-section engine with the probe as its hook, runs
+// walks until it has issued at least commands commands (at most limit
+// walks' worth), and returns the walks' paths, log-probabilities and
+// energies (a hang of the engine shows up as the test's timeout).
+func probedRun(t *testing.T, m *model.RBM, P int, pr *probe, walks int) ([][]int32, [][2]float64, []float64, error) {
+	t.Helper()
+	hook = pr.hook
+	defer func(f func() int) { numCPU = f }(numCPU)
+	numCPU = func() int { return MaxP } // every worker active (GOMAXPROCS permitting)
+	e, err := New(m, nil, P, nil)
+	hook = nil
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr.sh.Store(e.sh)
+	paths, lfs, es := oversubscribedRun(e, walks)
+	e.Close()
+	if p := pr.err.Load(); p != nil {
+		return paths, lfs, es, *p
+	}
+	return paths, lfs, es, nil
+}
+
+// TestSyncStress: under the adversary, with GOMAXPROCS below, equal to and
+// above the section count, every section runs every command exactly once
+// before the coordinator returns, every hand-off point is reached, and the
+// walks are bit for bit those of the same engine run by one thread.
+func TestSyncStress(t *testing.T) {
+	m := rbmtest.RandomRBM(t, 12, 8, 0.5, 6)
+	want := stressCommands(t)
+	for _, P := range []int{2, 4} {
+		// The single-thread reference: made under GOMAXPROCS 1, its workers
+		// are passive and the coordinator runs every section.
+		prev := runtime.GOMAXPROCS(1)
+		ref := &probe{P: P}
+		walks := 0
+		var rp [][]int32
+		var rl [][2]float64
+		var re []float64
+		for ref.commands.Load() < int64(want) { // size the run once
+			walks += 500
+			*ref = probe{P: P}
+			var err error
+			if rp, rl, re, err = probedRun(t, m, P, ref, walks); err != nil {
+				t.Fatal(err)
+			}
+		}
+		runtime.GOMAXPROCS(prev)
+		for _, procs := range []int{1, P, 2 * P} {
+			t.Run(fmt.Sprintf("P=%d/GOMAXPROCS=%d", P, procs), func(t *testing.T) {
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+				// A point the OS's timing did not reach in one run gets up
+				// to two more runs (each is checked whole).
+				var reached [hookPoints]bool
+				missing, commands := 0, int64(0)
+				for try := 0; try < 3; try++ {
+					pr := &probe{P: P, pause: adversary}
+					paths, lfs, es, err := probedRun(t, m, P, pr, walks)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for i := range paths {
+						if !slices.Equal(paths[i], rp[i]) || lfs[i] != rl[i] || es[i] != re[i] {
+							t.Fatalf("walk %d differs from the single-thread run", i)
+						}
+					}
+					commands += pr.commands.Load()
+					missing = 0
+					for h := range pr.hits {
+						reached[h] = reached[h] || pr.hits[h].Load() > 0
+						if !reached[h] {
+							missing++
+						}
+					}
+					// With GOMAXPROCS 1 a spinning coordinator outwaits its
+					// graceSpins and steals: some worker paths cannot occur.
+					if missing == 0 || procs == 1 {
+						break
+					}
+				}
+				if procs > 1 && missing > 0 {
+					t.Errorf("hand-off points reached %v in %d commands", reached, commands)
+				}
+			})
+		}
+	}
+}
+
+// TestBrokenWaitCaught: the probe catches a coordinator that takes any
+// wake-up as the end of the section it waits for. A worker delayed after
+// storing done, past the coordinator's spin, sends its wake-up into the
+// wait for another section's next command.
+func TestBrokenWaitCaught(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the broken engine races on its sections by design")
+	}
+	defer func(b bool) { brokenWait = b }(brokenWait)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	brokenWait = true
+	m := rbmtest.RandomRBM(t, 12, 8, 0.5, 6)
+	var pr *probe
+	pr = &probe{P: 3, pause: func(h hookPoint, p int, s uint64) {
+		switch {
+		case h == hookExec && p == 0:
+			// Give both workers (up to 2 ms) to claim their sections, so
+			// that the coordinator waits for section 2 (no steal) on a
+			// machine whose CPUs are busy.
+			sh := pr.sh.Load()
+			for t0 := time.Now(); sh != nil && time.Since(t0) < 2*time.Millisecond; runtime.Gosched() {
+				if sh.secs[1].claim.seq.Load() == s && sh.secs[2].claim.seq.Load() == s {
+					break
+				}
+			}
+		case h == hookWorkerDone && p == 1:
+			time.Sleep(200 * time.Microsecond)
+		case h == hookExec && p == 2:
+			time.Sleep(time.Millisecond)
+		}
+	}}
+	done := make(chan error, 1)
+	go func() {
+		_, _, _, err := probedRun(t, m, 3, pr, 100)
+		done <- err
+	}()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(time.Minute):
+		err = errors.New("the broken engine hung")
+	}
+	if err == nil {
+		for h := range pr.hits {
+			t.Logf("point %d: %d", h, pr.hits[h].Load())
+		}
+		t.Fatal("the broken wait passed 100 walks with late wake-ups: the probe cannot fail")
+	}
+	t.Logf("caught: %v", err)
+	for h := range pr.hits {
+		t.Logf("point %d: %d", h, pr.hits[h].Load())
+	}
+}
