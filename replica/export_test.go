@@ -18,3 +18,6 @@ func SetAdversary() func() {
 	hook = adversary(&hits)
 	return func() { hook = old }
 }
+
+// RaceEnabled tells the external tests whether the race detector is on.
+const RaceEnabled = raceEnabled

@@ -137,6 +137,9 @@ func groundLevel(m *model.Model, beta float64) (eMin, p float64) {
 func TestAgreesWithEnumeration(t *testing.T) {
 	for _, kc := range kernelCases {
 		t.Run(kc.name, func(t *testing.T) {
+			if replica.RaceEnabled && kc.threads <= 1 {
+				t.Skip("one thread: the plain run checks its statistics; -race checks only the threaded engine")
+			}
 			zE, zP := agreement(t, kc, 16, 3000)
 			t.Logf("z(mean E) = %.2f, z(P(E_min)) = %.2f", zE, zP)
 			if math.Abs(zE) > 4 || math.Abs(zP) > 4 || math.IsNaN(zE) || math.IsNaN(zP) {
@@ -149,6 +152,9 @@ func TestAgreesWithEnumeration(t *testing.T) {
 // TestBrokenSwapCaught shows that the check above can fail: a swap rule
 // without the temperature difference is caught by a wide margin.
 func TestBrokenSwapCaught(t *testing.T) {
+	if replica.RaceEnabled {
+		t.Skip("statistics on one thread: the plain run checks them")
+	}
 	defer replica.SetBrokenSwap(true)()
 	for _, kc := range []kernelCase{kernelCases[0], kernelCases[3], kernelCases[6]} {
 		zE, zP := agreement(t, kc, 16, 3000)
