@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,6 +28,19 @@ type commandFile struct {
 	// number whichever of --T and --beta was given, the samplers in
 	// canonical order and --init as the SHA-256 of the file's content.
 	Settings map[string]string `json:"settings"`
+	// Inputs are the files the run read, by flag (model, init, policy):
+	// the trials are only valid for the content they had. Files of older
+	// versions lack them.
+	Inputs map[string]inputFile `json:"inputs"`
+	// Dir is the working directory the run started in, which the relative
+	// paths of Args are relative to.
+	Dir string `json:"dir"`
+}
+
+// inputFile is a file a run read.
+type inputFile struct {
+	Path   string `json:"path"`   // absolute
+	SHA256 string `json:"sha256"` // "sha256:HEX"
 }
 
 // notCompared are the flags that do not change a run's results: a run into
@@ -37,8 +51,29 @@ var notCompared = map[string]bool{
 	"no-figures": true, "cpuprofile": true, "memprofile": true, "trace": true,
 }
 
-// normalizeCommand is the Settings of a parsed sample command line.
-func normalizeCommand(fs *flag.FlagSet) (map[string]string, error) {
+// inputFlags are the flags that name files the run reads.
+var inputFlags = []string{"model", "init", "policy"}
+
+// inputPath is the file that flag k's value v names, "" if none: the
+// model's file (rbm:PATH, or a name ending in .txt, .qubo or .npz, as
+// model.Load reads them), or the path given to --init or --policy.
+func inputPath(k, v string) string {
+	if k != "model" {
+		return v
+	}
+	if p, ok := strings.CutPrefix(v, "rbm:"); ok {
+		return p
+	}
+	switch strings.ToLower(filepath.Ext(v)) {
+	case ".txt", ".qubo", ".npz":
+		return v
+	}
+	return ""
+}
+
+// normalizeCommand is the Settings and Inputs of a parsed sample command
+// line.
+func normalizeCommand(fs *flag.FlagSet) (map[string]string, map[string]inputFile, error) {
 	set := map[string]string{}
 	fs.VisitAll(func(f *flag.Flag) {
 		if !notCompared[f.Name] {
@@ -55,28 +90,50 @@ func normalizeCommand(fs *flag.FlagSet) (map[string]string, error) {
 	if names, err := runner.ParseSamplers(set["sampler"], nil); err == nil {
 		set["sampler"] = strings.Join(names, ",")
 	}
-	if p := set["init"]; p != "" {
+	inputs := map[string]inputFile{}
+	for _, k := range inputFlags {
+		p := inputPath(k, set[k])
+		if p == "" {
+			continue
+		}
 		h, err := fileSHA256(p)
 		if err != nil {
-			return nil, usagef("--init: %v", err)
+			return nil, nil, usagef("--%s %s: %v", k, p, err)
 		}
-		set["init"] = h
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		inputs[k] = inputFile{Path: abs, SHA256: h}
 	}
-	return set, nil
+	if f, ok := inputs["init"]; ok {
+		set["init"] = f.SHA256
+	}
+	return set, inputs, nil
 }
 
 // fileSHA256 is "sha256:HEX" of the content of path.
 func fileSHA256(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return "", err
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return "", fmt.Errorf("cannot read: %v", err)
 	}
 	defer f.Close()
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
-		return "", err
+		return "", fmt.Errorf("cannot read: %v", err)
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// parseSampleArgs parses args as sample's flags.
+func parseSampleArgs(args []string) (*flag.FlagSet, error) {
+	fs, _, _ := newFlagSet(commands["sample"], &Env{Stdout: io.Discard, Stderr: io.Discard})
+	return fs, fs.Parse(args)
 }
 
 // readCommand reads DIR/command.json. A file of the first format (a bare
@@ -88,11 +145,11 @@ func readCommand(path string) (*commandFile, error) {
 	}
 	var args []string
 	if json.Unmarshal(b, &args) == nil {
-		fs, _, _ := newFlagSet(commands["sample"], &Env{Stdout: io.Discard, Stderr: io.Discard})
-		if err := fs.Parse(args); err != nil {
+		fs, err := parseSampleArgs(args)
+		if err != nil {
 			return nil, fmt.Errorf("%s: %v", path, err)
 		}
-		set, err := normalizeCommand(fs)
+		set, _, err := normalizeCommand(fs)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", path, err)
 		}
@@ -104,31 +161,36 @@ func readCommand(path string) (*commandFile, error) {
 		return &commandFile{Args: args, Settings: set}, nil
 	}
 	c := &commandFile{}
-	if err := json.Unmarshal(b, c); err != nil || c.Settings == nil {
+	if err := json.Unmarshal(b, c); err != nil {
 		return nil, fmt.Errorf("%s: not a command.json written by sardonics sample (%v)", path, err)
+	}
+	if c.Settings == nil {
+		return nil, fmt.Errorf("%s: not a command.json written by sardonics sample (it has no \"settings\")", path)
 	}
 	return c, nil
 }
 
 // diffCommands lists the settings in which the command there (stored in
 // DIR) and now differ, one "name: THERE (there) vs NOW (now)" line each, in
-// the order of the flag names. A setting one side lacks (a flag of another
-// version of sardonics) counts as its default.
-func diffCommands(there, now map[string]string, fs *flag.FlagSet) []string {
+// the order of the flag names, then the input files whose content differs.
+// A setting one side lacks (a flag of another version of sardonics) counts
+// as its default. changed is true when every line is a file changed in
+// place: the same command, run on files edited since.
+func diffCommands(there, now *commandFile, fs *flag.FlagSet) (lines []string, changed bool) {
 	var keys []string
-	for k := range now {
+	for k := range now.Settings {
 		keys = append(keys, k)
 	}
-	for k := range there {
-		if _, ok := now[k]; !ok {
+	for k := range there.Settings {
+		if _, ok := now.Settings[k]; !ok {
 			keys = append(keys, k)
 		}
 	}
 	slices.Sort(keys)
-	var out []string
+	files := inputDiff(there.Inputs, now.Inputs)
 	for _, k := range keys {
-		a, okA := there[k]
-		b, okB := now[k]
+		a, okA := there.Settings[k]
+		b, okB := now.Settings[k]
 		if f := fs.Lookup(k); f != nil && k != "beta" && k != "sampler" && k != "init" {
 			if !okA {
 				a = f.DefValue
@@ -137,8 +199,33 @@ func diffCommands(there, now map[string]string, fs *flag.FlagSet) []string {
 				b = f.DefValue
 			}
 		}
-		if a != b {
-			out = append(out, fmt.Sprintf("%s: %s (there) vs %s (now)", k, showSetting(k, a), showSetting(k, b)))
+		if _, said := files[k]; a != b && !said {
+			lines = append(lines, fmt.Sprintf("%s: %s (there) vs %s (now)", k, showSetting(k, a), showSetting(k, b)))
+		}
+	}
+	changed = len(lines) == 0
+	for _, k := range inputFlags {
+		if l, ok := files[k]; ok {
+			lines = append(lines, l)
+			changed = changed && there.Inputs[k].Path == now.Inputs[k].Path
+		}
+	}
+	return lines, changed && len(lines) > 0
+}
+
+// inputDiff is a line for each flag whose file has another content there
+// (the run in DIR) than now, whether the file changed or another is named;
+// files only one side records are not compared (their settings are).
+func inputDiff(there, now map[string]inputFile) map[string]string {
+	out := map[string]string{}
+	for k, b := range now {
+		a, ok := there[k]
+		switch {
+		case !ok || a.SHA256 == b.SHA256:
+		case a.Path == b.Path:
+			out[k] = fmt.Sprintf("--%s %s changed: sha256 %s (there) vs %s (now)", k, b.Path, shortHash(a.SHA256), shortHash(b.SHA256))
+		default:
+			out[k] = fmt.Sprintf("--%s: %s, sha256 %s (there) vs %s, sha256 %s (now)", k, a.Path, shortHash(a.SHA256), b.Path, shortHash(b.SHA256))
 		}
 	}
 	return out
@@ -149,12 +236,17 @@ func showSetting(k, v string) string {
 	case k == "init" && v == "":
 		return "random"
 	case k == "init":
-		h := strings.TrimPrefix(v, "sha256:")
-		return "a file of sha256 " + h[:min(12, len(h))]
+		return "a file of sha256 " + shortHash(v)
 	case v == "":
 		return `""`
 	}
 	return v
+}
+
+// shortHash is the first 12 hex digits of a "sha256:HEX" value.
+func shortHash(v string) string {
+	h := strings.TrimPrefix(v, "sha256:")
+	return h[:min(12, len(h))]
 }
 
 // savedCommand is the command of a run about to start in dir.
@@ -168,20 +260,26 @@ type savedCommand struct {
 //
 // Finished trials and checkpoints in dir are reused (that is how --resume
 // works), so a folder holding the results of another command is refused
-// with what differs; an equivalent command (another spelling of beta, the
-// samplers in another order, other settings of what does not change results)
-// is accepted and told how many finished trials it reuses. A folder whose
-// run left nothing to reuse (it failed before its first trial finished) is
-// free for any command.
+// with what differs, and so is one whose trials were run on input files
+// that have changed since (those trials would be silently wrong); an
+// equivalent command (another spelling of beta, the samplers in another
+// order, input files of the same content elsewhere, other settings of what
+// does not change results) is accepted and told how many finished trials it
+// reuses. A folder whose run left nothing to reuse (it failed before its
+// first trial finished) is free for any command.
 func saveCommand(fs *flag.FlagSet, cfg *runner.Config, dir string, env *Env) (*savedCommand, error) {
-	set, err := normalizeCommand(fs)
+	set, inputs, err := normalizeCommand(fs)
 	if err != nil {
 		return nil, err
 	}
-	var args []string
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	now := &commandFile{Settings: set, Inputs: inputs, Dir: wd}
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name != "resume" {
-			args = append(args, "--"+f.Name+"="+f.Value.String())
+			now.Args = append(now.Args, "--"+f.Name+"="+f.Value.String())
 		}
 	})
 	path := filepath.Join(dir, "command.json")
@@ -192,16 +290,22 @@ func saveCommand(fs *flag.FlagSet, cfg *runner.Config, dir string, env *Env) (*s
 		if runner.HoldsResults(dir) {
 			return nil, usagef("--out %s holds the results of a run whose command cannot be read (%v); choose another --out or delete %s", dir, err, dir)
 		}
+	case !runner.HoldsResults(dir):
 	default:
-		if diff := diffCommands(old.Settings, set, fs); len(diff) > 0 && runner.HoldsResults(dir) {
+		diff, changed := diffCommands(old, now, fs)
+		if changed {
+			return nil, usagef("--out %s holds trials of this command run on other contents of its input files:\n  %s\nthose trials would be wrong for the files as they are now: choose another --out, restore the files, or delete %s to run anew",
+				dir, indented(diff), dir)
+		}
+		if len(diff) > 0 {
 			return nil, usagef("--out %s holds a run of another command:\n  %s\nchoose another --out, delete %s, or continue that run with: sardonics sample --resume %s",
-				dir, strings.Join(diff, "\n  "), dir, dir)
+				dir, indented(diff), dir, dir)
 		}
 	}
 	if n := runner.FinishedTrials(dir, cfg.Samplers, cfg.TrialOffset, cfg.Trials); n > 0 {
 		fmt.Fprintf(env.Stderr, "sardonics: reusing %s from %s (of %d in this run)\n", plural(n, "finished trial"), dir, len(cfg.Samplers)*cfg.Trials)
 	}
-	b, err := json.MarshalIndent(&commandFile{Args: args, Settings: set}, "", "  ")
+	b, err := json.MarshalIndent(now, "", "  ")
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +327,9 @@ func (c *savedCommand) finish(err error) error {
 }
 
 // resumeSample reruns the command saved in dir; finished trials are kept,
-// checkpointed ones continue where they stopped.
+// checkpointed ones continue where they stopped. The input files must be
+// those the run read: checked here, before a checkpoint of other inputs is
+// restored into a chain that does not fit it.
 func resumeSample(fs *flag.FlagSet, dir string, env *Env) error {
 	var extra []string
 	fs.Visit(func(f *flag.Flag) {
@@ -235,27 +341,48 @@ func resumeSample(fs *flag.FlagSet, dir string, env *Env) error {
 	if len(extra) > 0 {
 		return usagef("--resume takes the original flags from %s; do not give --%s", path, extra[0])
 	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return usagef("--resume %s: no such folder (expected the --out folder of an interrupted sample run)", dir)
+	}
 	c, err := readCommand(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return usagef("--resume %s: the folder has no command.json, so it is not the output of sardonics sample (expected the --out folder of an interrupted sample run)", dir)
+	}
 	if err != nil {
-		return usagef("--resume %s: %v (expected the output folder of an interrupted sample run)", dir, err)
+		return usagef("--resume %s: %v; expected the --out folder of an interrupted sample run", dir, err)
 	}
-	if h := c.Settings["init"]; h != "" {
-		var file string
-		for _, a := range c.Args {
-			if v, ok := strings.CutPrefix(a, "--init="); ok {
-				file = v
-			}
+	for _, k := range inputFlags {
+		f, ok := c.Inputs[k]
+		if !ok {
+			continue
 		}
-		now, err := fileSHA256(file)
+		h, err := fileSHA256(f.Path)
 		if err != nil {
-			return usagef("--resume %s: the run started from --init %s: %v", dir, file, err)
+			return usagef("--resume %s: --%s %s, which the run read: %v; restore it to continue", dir, k, f.Path, err)
 		}
-		if now != h {
-			return usagef("--resume %s: --init %s changed since the run started (%s then, %s now); restore it to continue, or start a new run",
-				dir, file, showSetting("init", h), showSetting("init", now))
+		if h != f.SHA256 {
+			return usagef("--resume %s: --%s %s changed since the run started (sha256 %s then, %s now); restore it to continue, or start a new run into another --out",
+				dir, k, f.Path, shortHash(f.SHA256), shortHash(h))
 		}
 	}
-	args := c.Args
+	// The folder is where it is now (it may have moved, or --out been
+	// relative), and the other relative paths mean what they meant when
+	// the run started: the command runs again in the directory it ran in,
+	// keeping their spelling, which checkpoints and policies compare.
+	args := slices.DeleteFunc(slices.Clone(c.Args), func(a string) bool { return strings.HasPrefix(a, "--out=") })
+	if wd, err := os.Getwd(); err == nil && c.Dir != "" && c.Dir != wd {
+		if dir, err = filepath.Abs(dir); err != nil {
+			return err
+		}
+		if _, err := os.Stat(c.Dir); err != nil {
+			return usagef("--resume %s: the run started in %s, which the relative paths of %s are relative to, and that directory is gone; recreate it, or start a new run", dir, c.Dir, path)
+		}
+		if err := os.Chdir(c.Dir); err != nil {
+			return err
+		}
+		defer os.Chdir(wd)
+	}
+	args = append(args, "--out="+dir)
 	if q := fs.Lookup("quiet"); q != nil && q.Value.String() == "true" {
 		args = append(args, "--quiet")
 	}

@@ -218,35 +218,35 @@ func TestCommandScripts(t *testing.T) { commandScript(t, "command_") }
 // The normalized command makes --beta 2 and --T 0.5, and samplers in any
 // order, the same; settings that do not change results are left out.
 func TestNormalizeCommand(t *testing.T) {
-	norm := func(args ...string) map[string]string {
+	norm := func(args ...string) *commandFile {
 		t.Helper()
-		fs, _, _ := newFlagSet(commands["sample"], &Env{Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}})
-		if err := fs.Parse(args); err != nil {
-			t.Fatal(err)
-		}
-		set, err := normalizeCommand(fs)
+		fs, err := parseSampleArgs(args)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return set
+		set, inputs, err := normalizeCommand(fs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &commandFile{Settings: set, Inputs: inputs}
 	}
 	a := norm("--model=ferro2d:L=4", "--T=0.5", "--sampler=gibbs,sardonics", "--quiet", "--threads=3")
 	b := norm("--model=ferro2d:L=4", "--beta=2", "--sampler=sardonics,gibbs", "--checkpoint-every=1m")
 	fs, _, _ := newFlagSet(commands["sample"], &Env{Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}})
-	if d := diffCommands(a, b, fs); len(d) > 0 {
+	if d, _ := diffCommands(a, b, fs); len(d) > 0 {
 		t.Errorf("equivalent commands differ: %q", d)
 	}
-	if a["beta"] != "2" || a["sampler"] != "sardonics,gibbs" || a["steps"] != "100000" {
-		t.Errorf("normalized: beta %q, sampler %q, steps %q", a["beta"], a["sampler"], a["steps"])
+	if a.Settings["beta"] != "2" || a.Settings["sampler"] != "sardonics,gibbs" || a.Settings["steps"] != "100000" {
+		t.Errorf("normalized: beta %q, sampler %q, steps %q", a.Settings["beta"], a.Settings["sampler"], a.Settings["steps"])
 	}
 	for _, k := range []string{"T", "quiet", "threads", "checkpoint-every", "out", "resume"} {
-		if _, ok := a[k]; ok {
+		if _, ok := a.Settings[k]; ok {
 			t.Errorf("%s is compared", k)
 		}
 	}
 	c := norm("--model=ferro2d:L=4", "--beta=2", "--steps=2000")
 	// --sampler defaults to sardonics,gibbs: only steps differs.
-	if d := diffCommands(a, c, fs); len(d) != 1 || d[0] != "steps: 100000 (there) vs 2000 (now)" {
+	if d, _ := diffCommands(a, c, fs); len(d) != 1 || d[0] != "steps: 100000 (there) vs 2000 (now)" {
 		t.Errorf("diff %q", d)
 	}
 }

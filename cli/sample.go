@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"sardonics/model"
@@ -216,6 +218,12 @@ trial, row i for trial --trial-offset + i) or a text file of +1/-1 rows.
 DIR/command.json records the command: a later run into DIR keeps the
 finished trials of the same command (equal settings, whichever of --T and
 --beta, samplers in any order) and refuses another, listing what differs.
+It also records the SHA-256 of every file the run reads (the model's,
+--init, --policy): a later run into DIR, or --resume DIR, refuses to reuse
+trials of a file that has changed since, naming it. --resume runs the
+command again in the directory where it started, so that its relative paths
+work from anywhere. Before it starts, a run estimates the memory and disk
+space it needs and refuses (exit 2) what cannot fit.
 
 Cores: --threads trials run at once (default: the CPUs this process may use).
 For RBMs the sardonics engine is serial unless --engine parallel or
@@ -271,69 +279,88 @@ profile sampling alone, for example).`,
 				if *resume != "" {
 					return resumeSample(fs, *resume, env)
 				}
-				beta, err := temp.beta()
+				ctx, sig, quit := signalContext()
+				defer quit()
+				var cfg *runner.Config
+				var saved *savedCommand
+				// Loading and checking keep nothing: a signal ends them at
+				// once, however long a big model takes to read.
+				err := untilSignal(ctx, func() error {
+					beta, err := temp.beta()
+					if err != nil {
+						return err
+					}
+					if err := samplersAtBeta(*samplers, beta); err != nil {
+						return err
+					}
+					if *out == "" {
+						return usagef("--out DIR is required")
+					}
+					burnNote, err := checkSampleFlags(fs, &tf, *steps, burn, *trials, *offset, *threads, *every)
+					if err != nil {
+						return err
+					}
+					m, err := loadModel(*spec)
+					if err != nil {
+						return err
+					}
+					names, err := runner.ParseSamplers(*samplers, m)
+					if err != nil {
+						return err
+					}
+					sc, err := sf.config(m, env.Stderr)
+					if err != nil {
+						return err
+					}
+					cpus, _ := topology.CPUs()
+					ncpu := usableCPUs(len(cpus), runtime.GOMAXPROCS(0))
+					plan := planCPUs(ncpu, *trials, *threads, names, sc.Engine, sc.EngineThreads, m.RBM != nil)
+					if plan.warning != "" {
+						fmt.Fprintf(env.Stderr, "sardonics: warning: %s\n", plan.warning)
+					}
+					par := plan.trials
+					sc.EngineThreads = plan.engineThreads
+					sc.CPUs = cpus
+					cfg = &runner.Config{Model: m, Beta: beta, Samplers: names, Steps: *steps, Burn: *burn,
+						Trials: *trials, TrialOffset: *offset, Seed: *seed, Threads: par, SAW: sc, SaveStates: *save}
+					if err := tf.apply(cfg, m, sf.params != ""); err != nil {
+						return err
+					}
+					if err := rf.apply(cfg, ncpu); err != nil {
+						return err
+					}
+					if !*quiet {
+						cfg.Progress, cfg.ProgressTTY = env.Stderr, isTerminal(env.Stderr)
+					}
+					cfg.CheckpointEvery = *every
+					if err := checkSize(cfg, *out); err != nil {
+						return err
+					}
+					if cfg.Init, err = readInit(*initFile, m.Variables(), *trials); err != nil {
+						return err
+					}
+					saved, err = saveCommand(fs, cfg, *out, env)
+					if err != nil {
+						return err
+					}
+					fmt.Fprint(env.Stderr, statesNote(cfg))
+					if burnNote != "" {
+						burnNote = ": " + burnNote
+					}
+					fmt.Fprintf(env.Stdout, "%s, beta = %g, %s x %d steps (burn-in %d%s), %d at a time\n", m.Describe(), beta, plural(*trials, "trial"), *steps, *burn, burnNote, par)
+					if d := rf.describe(cfg); d != "" {
+						fmt.Fprintf(env.Stdout, "%s\n", d[2:])
+					}
+					return nil
+				})
+				if ctx.Err() != nil {
+					fmt.Fprintf(env.Stderr, "sardonics: %v before the first trial started; nothing was run\n", sig())
+					return &InterruptedError{Signal: sig()}
+				}
 				if err != nil {
 					return err
 				}
-				if err := samplersAtBeta(*samplers, beta); err != nil {
-					return err
-				}
-				if *out == "" {
-					return usagef("--out DIR is required")
-				}
-				burnNote, err := checkSampleFlags(fs, &tf, *steps, burn, *trials, *offset, *threads, *every)
-				if err != nil {
-					return err
-				}
-				m, err := loadModel(*spec)
-				if err != nil {
-					return err
-				}
-				names, err := runner.ParseSamplers(*samplers, m)
-				if err != nil {
-					return err
-				}
-				sc, err := sf.config(m, env.Stderr)
-				if err != nil {
-					return err
-				}
-				cpus, _ := topology.CPUs()
-				ncpu := usableCPUs(len(cpus), runtime.GOMAXPROCS(0))
-				plan := planCPUs(ncpu, *trials, *threads, names, sc.Engine, sc.EngineThreads, m.RBM != nil)
-				if plan.warning != "" {
-					fmt.Fprintf(env.Stderr, "sardonics: warning: %s\n", plan.warning)
-				}
-				par := plan.trials
-				sc.EngineThreads = plan.engineThreads
-				sc.CPUs = cpus
-				cfg := &runner.Config{Model: m, Beta: beta, Samplers: names, Steps: *steps, Burn: *burn,
-					Trials: *trials, TrialOffset: *offset, Seed: *seed, Threads: par, SAW: sc, SaveStates: *save}
-				if err := tf.apply(cfg, m, sf.params != ""); err != nil {
-					return err
-				}
-				if err := rf.apply(cfg, ncpu); err != nil {
-					return err
-				}
-				if !*quiet {
-					cfg.Progress, cfg.ProgressTTY = env.Stderr, isTerminal(env.Stderr)
-				}
-				cfg.CheckpointEvery = *every
-				if cfg.Init, err = readInit(*initFile, m.Variables(), *trials); err != nil {
-					return err
-				}
-				saved, err := saveCommand(fs, cfg, *out, env)
-				if err != nil {
-					return err
-				}
-				fmt.Fprint(env.Stderr, statesNote(cfg))
-				if burnNote != "" {
-					burnNote = ": " + burnNote
-				}
-				fmt.Fprintf(env.Stdout, "%s, beta = %g, %s x %d steps (burn-in %d%s), %d at a time\n", m.Describe(), beta, plural(*trials, "trial"), *steps, *burn, burnNote, par)
-				if d := rf.describe(cfg); d != "" {
-					fmt.Fprintf(env.Stdout, "%s\n", d[2:])
-				}
-				return saved.finish(runAndWrite(cfg, *out, env, settingsString(sf, tf)+cfg.Replicas.String(), !*noFigures))
+				return saved.finish(runAndWrite(ctx, sig, cfg, *out, env, settingsString(sf, tf)+cfg.Replicas.String(), !*noFigures))
 			}
 		},
 	})
@@ -353,18 +380,18 @@ func settingsString(sf sawFlags, tf tuneFlags) string {
 }
 
 // runAndWrite runs cfg, writing every output into dir (the figures only if
-// figures is true); SIGINT and SIGTERM checkpoint every running trial and
-// stop.
-func runAndWrite(cfg *runner.Config, dir string, env *Env, settings string, figures bool) error {
+// figures is true). A signal (ctx done; sig tells which) checkpoints every
+// running trial and stops; one during the summary stops at once, as every
+// trial is kept and --resume writes the summary again.
+func runAndWrite(ctx context.Context, sig func() os.Signal, cfg *runner.Config, dir string, env *Env, settings string, figures bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	cfg.Dir = dir
 	cfg.Meta = runner.Meta{Spec: cfg.Model.Spec, Variables: cfg.Model.Variables(), Interactions: cfg.Model.Interactions(),
 		Beta: cfg.Beta, Seed: cfg.Seed, Steps: cfg.Steps, BurnIn: cfg.Burn, Settings: settings}
-	stop, sig, quit := catchSignals()
-	defer quit()
-	cfg.Stop = stop
+	cfg.Stop = new(atomic.Bool)
+	defer context.AfterFunc(ctx, func() { cfg.Stop.Store(true) })()
 	recs, wall, err := runner.Run(cfg)
 	if errors.Is(err, runner.ErrInterrupted) {
 		fmt.Fprintf(env.Stderr, "sardonics: %v: finished trials and checkpoints are in %s; continue with: sardonics sample --resume %s\n", sig(), dir, dir)
@@ -373,11 +400,19 @@ func runAndWrite(cfg *runner.Config, dir string, env *Env, settings string, figu
 	if err != nil {
 		return err
 	}
+	var sum *runner.Summary
 	var results []*runner.Result
-	for _, name := range cfg.Samplers {
-		results = append(results, runner.Summarize(name, recs[name], cfg.Steps, cfg.Burn, wall[name]))
+	err = untilSignal(ctx, func() (err error) {
+		for _, name := range cfg.Samplers {
+			results = append(results, runner.Summarize(name, recs[name], cfg.Steps, cfg.Burn, wall[name]))
+		}
+		sum, err = runner.WriteOutputs(dir, cfg.Meta, topology.Describe(), results, recs, figures)
+		return err
+	})
+	if ctx.Err() != nil {
+		fmt.Fprintf(env.Stderr, "sardonics: %v while writing the summary: every trial is finished and kept in %s; write the summary with: sardonics sample --resume %s\n", sig(), dir, dir)
+		return &InterruptedError{Signal: sig()}
 	}
-	sum, err := runner.WriteOutputs(dir, cfg.Meta, topology.Describe(), results, recs, figures)
 	if err != nil {
 		return err
 	}

@@ -72,3 +72,18 @@ func signalContext() (ctx context.Context, sig func() os.Signal, stop func()) {
 	quit := listen(func(s os.Signal) { got.store(s); cancel() })
 	return ctx, got.get, func() { quit(); cancel() }
 }
+
+// untilSignal runs f and returns its error, or ctx's as soon as ctx is
+// done (a signal) while f still runs: for the phases that keep nothing a
+// signal should wait for (loading and checking, the summary). The command
+// then returns, and the process's exit ends f.
+func untilSignal(ctx context.Context, f func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

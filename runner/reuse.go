@@ -18,12 +18,18 @@ func finished(dir, name string, t int) bool {
 
 // FinishedTrials counts the trials of a run (samplers, trials numbered
 // offset to offset+trials-1) that dir already holds finished, which Run
-// loads instead of running again.
+// loads instead of running again. It lists the sampler folders instead of
+// looking for every trial, so that a run of many trials starts at once.
 func FinishedTrials(dir string, samplers []string, offset, trials int) int {
 	n := 0
 	for _, name := range samplers {
-		for t := offset; t < offset+trials; t++ {
-			if finished(dir, name, t) {
+		entries, _ := os.ReadDir(filepath.Join(dir, name))
+		for _, e := range entries {
+			s, ok := strings.CutPrefix(e.Name(), "trial-")
+			t, err := strconv.Atoi(s)
+			// trial-07 is not trial 7's folder (TrialDir).
+			if ok && err == nil && e.Name() == filepath.Base(TrialDir(dir, name, t)) &&
+				t >= offset && t-offset < trials && finished(dir, name, t) {
 				n++
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -265,7 +266,7 @@ func RunTrial(cfg *Config, name string, tn int, done *atomic.Int64) (*TrialRecor
 	defer runtime.UnlockOSThread()
 	start, cpu0 := time.Now(), ThreadCPU()
 	t := &trial{cfg: cfg, name: name, done: done, r: StreamFor(cfg.Seed, tn, name),
-		rec: &TrialRecord{Sampler: name, Trial: tn, Energies: make([]float64, 0, cfg.Steps)}}
+		rec: &TrialRecord{Sampler: name, Trial: tn}}
 	defer func() {
 		if t.release != nil {
 			t.release()
@@ -291,6 +292,16 @@ func RunTrial(cfg *Config, name string, tn int, done *atomic.Int64) (*TrialRecor
 	}
 	if err := t.build(spins); err != nil {
 		return nil, err
+	}
+	// The traces take their whole length once, here (a restored one
+	// included): the size check before the run counted it, and growing by
+	// append would copy them and for a while hold them twice.
+	t.rec.Energies = slices.Grow(t.rec.Energies, cfg.Steps-len(t.rec.Energies))
+	if t.overlap != nil {
+		t.rec.Overlap = slices.Grow(t.rec.Overlap, cfg.Steps-len(t.rec.Overlap))
+	}
+	if cfg.SaveStates {
+		t.rec.States = slices.Grow(t.rec.States, max(0, cfg.Steps-cfg.Burn-len(t.rec.States)))
 	}
 	if ck != nil && len(ck.State) > 0 {
 		sf, ok := t.stateful()
@@ -406,11 +417,17 @@ func Run(cfg *Config) (map[string][]*TrialRecord, map[string]float64, error) {
 				defer undo()
 				for i := range jobs {
 					recs[i], errs[i] = runOrLoad(wc, name, cfg.TrialOffset+i, &done)
+					if recs[i] != nil && cfg.Dir != "" {
+						// In states.npy now: the summary does not need
+						// them, and every trial's would add up.
+						recs[i].States = nil
+					}
 				}
 			}()
 		}
-		for i := 0; i < cfg.Trials; i++ {
-			jobs <- i
+		sent := 0
+		for ; sent < cfg.Trials && !(cfg.Stop != nil && cfg.Stop.Load()); sent++ {
+			jobs <- sent
 		}
 		close(jobs)
 		wg.Wait()
@@ -418,6 +435,9 @@ func Run(cfg *Config) (map[string][]*TrialRecord, map[string]float64, error) {
 			if errors.Is(err, ErrInterrupted) {
 				return nil, nil, err
 			}
+		}
+		if sent < cfg.Trials { // stopped before every trial was handed out
+			return nil, nil, ErrInterrupted
 		}
 		for _, err := range errs {
 			if err != nil {

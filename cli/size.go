@@ -1,0 +1,220 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"sardonics/runner"
+)
+
+// Bytes a run uses per item, for the estimate checkSize makes before the run
+// starts (measured on amd64 with Go 1.26 where it says so).
+const (
+	traceBytes   = 8    // one step of a trace held in memory (energy, overlap, replica walk)
+	recordBytes  = 1024 // a trial's record besides its traces, and its slot in the run's tables
+	summaryBytes = 96   // one kept draw of one sampler while the summary's diagnostics run (measured 84)
+	chainBytes   = 48   // one variable or interaction of one chain or replica (measured 8 to 48)
+	rowBytes     = 24   // the slice header of one kept state with --save-states
+	ckptBytes    = 24   // one step of a trace in a checkpoint's JSON
+	csvBytes     = 22   // one row of energy.csv or overlap.csv besides the step number
+	figureBytes  = 1e6  // summary.json, the figures, tuning.csv
+	statsBytes   = 4096 // one stats.json
+)
+
+// fallbackMemory is the memory limit where the system does not say how much
+// is available.
+const fallbackMemory = 8e9
+
+// runSize is the estimate of what a run needs.
+type runSize struct {
+	traces, records  float64 // memory held from a trial's start until the summary
+	running, summary float64 // memory of the trials running at once, then of the summary
+	disk, files      float64 // what the run writes into its folder
+	perStep          float64 // bytes of traces per step of a trial
+}
+
+// sizeOf estimates what cfg needs, run cfg.Threads trials at a time. Every
+// product is a float64: absurd sizes must not overflow.
+func sizeOf(cfg *runner.Config) runSize {
+	m, t := float64(len(cfg.Samplers)), float64(cfg.Trials)
+	s, kept := float64(cfg.Steps), float64(cfg.Steps-cfg.Burn)
+	n, inter := float64(cfg.Model.Variables()), float64(cfg.Model.Interactions())
+	par := float64(max(1, min(cfg.Threads, cfg.Trials)))
+	chains, traces := 1.0, 1.0 // chains per trial, traces per step
+	if cfg.Replicas.On() {
+		chains = float64(cfg.Replicas.R)
+		traces++ // the walk of the round trips, at most one entry per step
+		if cfg.Replicas.Overlap {
+			chains *= 2
+			traces++
+		}
+	}
+	var z runSize
+	z.perStep = traces * traceBytes
+	z.traces = m * t * s * z.perStep
+	z.records = m * t * recordBytes
+	states := 0.0
+	if cfg.SaveStates {
+		states = kept * (n + rowBytes)
+	}
+	// A checkpoint writes the traces as JSON and the states in base64.
+	ckpt := s*traces*ckptBytes + states*4/3
+	z.running = par * (states + chains*(n+inter)*chainBytes + ckpt)
+	z.summary = t * kept * summaryBytes
+
+	row := float64(len(strconv.Itoa(cfg.Steps))) + csvBytes
+	_, npy := statesSize(cfg)
+	perTrial := s*traces*row + statsBytes + npy
+	files := 3.0 // the trial's folder, energy.csv, stats.json
+	if cfg.SaveStates {
+		files++ // states.npy
+	}
+	files += traces - 1 // overlap.csv, walk.csv
+	// Checkpoints of the trials at once, twice while one replaces another.
+	z.disk = m*t*perTrial + 2*par*ckpt + figureBytes
+	z.files = m*t*files + m + 2*par + 10
+	return z
+}
+
+// memory is the peak: the traces and records, then the larger of the
+// running trials and the summary (which comes after them).
+func (z runSize) memory() float64 { return z.traces + z.records + max(z.running, z.summary) }
+
+// checkSize refuses a run of cfg into dir that cannot fit in the memory
+// available or on the file system of dir, with the estimate, the limit and
+// what to change. It runs before anything is allocated or written per trial
+// or per step: an absurd --steps or --trials is refused at once instead of
+// crashing out of memory or running for ever.
+func checkSize(cfg *runner.Config, dir string) error {
+	z := sizeOf(cfg)
+	trials := fmt.Sprintf("%s x %s", plural(len(cfg.Samplers), "sampler"), plural(cfg.Trials, "trial"))
+	advice := "give fewer --steps or --trials"
+	if avail, from := availableMemory(); z.memory() > avail {
+		lines := []string{fmt.Sprintf("%s for the traces: %s x %d steps x %.0f B, kept until the summary",
+			humanBytes(z.traces), trials, cfg.Steps, z.perStep)}
+		if z.records >= z.memory()/100 {
+			lines = append(lines, fmt.Sprintf("%s for the records of %s", humanBytes(z.records), trials))
+		}
+		if z.running > z.summary {
+			lines = append(lines, fmt.Sprintf("%s for the %s running at once: chains, kept states (--save-states), checkpoints",
+				humanBytes(z.running), plural(max(1, min(cfg.Threads, cfg.Trials)), "trial")))
+			advice = "give fewer --steps, --threads or --replicas, or save fewer states (a larger --burn, or no --save-states)"
+		} else {
+			lines = append(lines, fmt.Sprintf("%s for the summary: diagnostics of one sampler's %s x %d kept steps",
+				humanBytes(z.summary), plural(cfg.Trials, "trial"), cfg.Steps-cfg.Burn))
+		}
+		return usagef("this run needs about %s of memory, more than the %s available (%s):\n  %s\n%s",
+			humanBytes(z.memory()), humanBytes(avail), from, indented(lines), advice)
+	}
+	free, inodes, ok := diskRoom(dir)
+	if ok && z.disk > free {
+		what, advice := "traces", "give fewer --steps or --trials"
+		if cfg.SaveStates {
+			what, advice = "traces and kept states", "give fewer --steps or --trials, save fewer states (a larger --burn, or no --save-states)"
+		}
+		return usagef("this run writes about %s into %s (the %s of %s x %d steps, and checkpoints), more than the %s free there; %s, or an --out with more room",
+			humanBytes(z.disk), dir, what, trials, cfg.Steps, humanBytes(free), advice)
+	}
+	if ok && z.files > inodes {
+		return usagef("this run writes about %.0f files and folders into %s (3 to 6 per trial of %s), more than the %.0f the file system there has free (inodes); give fewer --trials, or an --out on another file system",
+			z.files, dir, trials, inodes)
+	}
+	return nil
+}
+
+// diskRoom is the free bytes and inodes of the file system dir is (or will
+// be) on; ok is false when they are not known. File systems without a fixed
+// number of inodes (btrfs) report none: then inodes is +Inf.
+var diskRoom = func(dir string) (free, inodes float64, ok bool) {
+	var st unix.Statfs_t
+	if unix.Statfs(existingParent(dir), &st) != nil {
+		return 0, 0, false
+	}
+	inodes = math.Inf(1)
+	if st.Files > 0 {
+		inodes = float64(st.Ffree)
+	}
+	return float64(st.Bavail) * float64(st.Bsize), inodes, true
+}
+
+// existingParent is dir, or its nearest ancestor that exists: the file
+// system the run's folder will be on.
+func existingParent(dir string) string {
+	p, err := filepath.Abs(dir)
+	if err != nil {
+		return dir
+	}
+	for {
+		if _, err := os.Stat(p); err == nil || filepath.Dir(p) == p {
+			return p
+		}
+		p = filepath.Dir(p)
+	}
+}
+
+// availableMemory is the memory a run may take and where that figure comes
+// from: Linux's MemAvailable, or the room left under this process's cgroup
+// (v2) limit when that is smaller (a batch job's allocation, a container);
+// fallbackMemory elsewhere.
+var availableMemory = func() (float64, string) {
+	avail, from := fallbackMemory, "a fixed bound: this system does not report its available memory"
+	if kb, ok := meminfo("MemAvailable"); ok {
+		avail, from = kb*1024, "MemAvailable in /proc/meminfo"
+	}
+	if left, path, ok := cgroupRoom(); ok && left < avail {
+		avail, from = left, "the limit in "+path+" less what the cgroup uses"
+	}
+	return avail, from
+}
+
+// meminfo reads a field of /proc/meminfo, in kB.
+func meminfo(field string) (float64, bool) {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), field+":"); ok {
+			kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
+			return kb, err == nil
+		}
+	}
+	return 0, false
+}
+
+// cgroupRoom is memory.max less memory.current of this process's cgroup
+// (v2), and the path of memory.max; ok is false without a limit.
+func cgroupRoom() (left float64, path string, ok bool) {
+	b, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return 0, "", false
+	}
+	rel, found := strings.CutPrefix(strings.TrimSpace(string(b)), "0::")
+	if !found || strings.Contains(rel, "\n") {
+		return 0, "", false // cgroup v1 or hybrid: not read
+	}
+	dir := filepath.Join("/sys/fs/cgroup", rel)
+	read := func(name string) (float64, bool) {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return 0, false
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(string(b)), 64) // "max" fails: no limit
+		return v, err == nil
+	}
+	limit, ok1 := read("memory.max")
+	used, ok2 := read("memory.current")
+	if !ok1 || !ok2 {
+		return 0, "", false
+	}
+	return max(0, limit-used), filepath.Join(dir, "memory.max"), true
+}
