@@ -42,7 +42,7 @@ const (
 func wholeTrial(ctx context.Context, m *model.Model, beta float64, name string, sc runner.SAWConfig, steps int) (*runner.TrialRecord, error) {
 	cfg := &runner.Config{Model: m, Beta: beta, Samplers: []string{name}, Steps: steps, Burn: 0, Trials: 1,
 		Seed: 1, Threads: 1, SAW: sc, Stop: stopFlag(ctx)}
-	rec, err := runner.RunTrial(cfg, name, 0, nil)
+	rec, err := runner.RunTrial(cfg, name, 0)
 	if errors.Is(err, runner.ErrInterrupted) {
 		return nil, ErrStopped
 	}

@@ -264,7 +264,7 @@ profile sampling alone, for example).`,
 			out := fs.String("out", "", "output `DIR` (required)")
 			save := fs.Bool("save-states", false, "write the kept states of each trial as states.npy (uint8, one row per step)")
 			initFile := fs.String("init", "", "start from the states in `FILE` instead of random ones: a .npy of uint8 0/1 rows as --save-states writes, or a text file of +1/-1 rows; one row for every trial, or --trials rows, row i for trial --trial-offset + i")
-			quiet := fs.Bool("quiet", false, "no progress lines")
+			quiet := fs.Bool("quiet", false, "no progress lines (a stalled trial is still named on stderr)")
 			noFigures := fs.Bool("no-figures", false, "skip acf.png, trace.png and rewards.png (the data files are written; sardonics report can draw the figures later)")
 			every := fs.Duration("checkpoint-every", 0, "write every running trial's complete state to DIR/checkpoint every `DURATION` (e.g. 10m); SIGINT and SIGTERM always checkpoint")
 			resume := fs.String("resume", "", "continue the interrupted run in `DIR` with its original flags; the result is identical to an uninterrupted run")
@@ -332,6 +332,7 @@ profile sampling alone, for example).`,
 					if !*quiet {
 						cfg.Progress, cfg.ProgressTTY = env.Stderr, isTerminal(env.Stderr)
 					}
+					cfg.Warnings = env.Stderr // a stalled trial is named even with --quiet
 					cfg.CheckpointEvery = *every
 					if err := checkSize(cfg, *out); err != nil {
 						return err

@@ -10,7 +10,6 @@ import (
 	"os"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -45,11 +44,17 @@ type Config struct {
 	Init        [][]int8
 	Progress    io.Writer // nil: silent
 	ProgressTTY bool      // Progress is a terminal: draw a bar
+	// Warnings receives the warning that a trial has stalled (see
+	// StallAfter), also when Progress is nil; nil: none.
+	Warnings io.Writer
 
 	Dir             string        // output folder: trial folders are written there as trials finish
 	CheckpointEvery time.Duration // 0: checkpoint only when stopped
 	Stop            *atomic.Bool  // raised by a signal: checkpoint at the next block and return
 	Meta            Meta          // identity of the run, stored in checkpoints
+
+	progress *progress // the run's progress board (Run sets it)
+	slot     int       // the trial goroutine's slot on it
 }
 
 // ErrInterrupted is returned when a run stopped at cfg.Stop after writing
@@ -184,15 +189,14 @@ type trial struct {
 	thetas  []saw.Theta // the sardonics chain's kernels
 	base    sampler.Stats
 	tune    TuneSession
-	done    *atomic.Int64
-	pending int64          // steps not yet added to done
+	pending int64          // steps not yet reported to the progress board
 	overlap func() float64 // the chain's overlap q, recorded each step (replica exchange with --overlap)
 }
 
-// flushDone adds the pending steps to the progress counter.
+// flushDone reports the pending steps to the run's progress board.
 func (t *trial) flushDone() {
-	if t.done != nil {
-		t.done.Add(t.pending)
+	if p := t.cfg.progress; p != nil {
+		p.report(t.cfg.slot, t.pending)
 	}
 	t.pending = 0
 }
@@ -252,8 +256,10 @@ func (t *trial) step() {
 		t.rec.States = append(t.rec.States, x)
 	}
 	// The progress counter is shared by trials on other CPUs: adding to
-	// it every step would bounce its cache line between them.
-	if t.pending++; t.pending == 64 {
+	// it every step would bounce its cache line between them. The first
+	// steps report one by one, so that a slow model's step time is known
+	// before the stall check needs it.
+	if t.pending++; t.pending == reportEvery || len(t.rec.Energies) < reportEvery {
 		t.flushDone()
 	}
 }
@@ -261,11 +267,11 @@ func (t *trial) step() {
 // RunTrial runs one trial of one sampler, resuming from its checkpoint in
 // cfg.Checkpoint's folder if there is one. It returns ErrInterrupted (with
 // the checkpoint written) when cfg.Stop is raised.
-func RunTrial(cfg *Config, name string, tn int, done *atomic.Int64) (*TrialRecord, error) {
+func RunTrial(cfg *Config, name string, tn int) (*TrialRecord, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	start, cpu0 := time.Now(), ThreadCPU()
-	t := &trial{cfg: cfg, name: name, done: done, r: StreamFor(cfg.Seed, tn, name),
+	t := &trial{cfg: cfg, name: name, r: StreamFor(cfg.Seed, tn, name),
 		rec: &TrialRecord{Sampler: name, Trial: tn}}
 	defer func() {
 		if t.release != nil {
@@ -314,8 +320,8 @@ func RunTrial(cfg *Config, name string, tn int, done *atomic.Int64) (*TrialRecor
 	}
 	_, keep := t.stateful()
 	w0 := workerCPU(t.ch) // the chain is built once: its workers live as long as the trial
-	if done != nil {
-		done.Add(int64(len(t.rec.Energies)))
+	if p := cfg.progress; p != nil {
+		p.report(-1, int64(len(t.rec.Energies)))
 	}
 	lastCkpt := time.Now()
 	next := (len(t.rec.Energies)/Block + 1) * Block
@@ -400,8 +406,9 @@ func Run(cfg *Config) (map[string][]*TrialRecord, map[string]float64, error) {
 	out := map[string][]*TrialRecord{}
 	wall := map[string]float64{}
 	total := int64(len(cfg.Samplers) * cfg.Trials * cfg.Steps)
-	var done atomic.Int64
-	stop := startProgress(cfg.Progress, cfg.ProgressTTY, &done, total)
+	workers := min(threads, cfg.Trials)
+	prog := newProgress(workers)
+	stop := startProgress(cfg, prog, total)
 	defer stop()
 	for _, name := range cfg.Samplers {
 		recs := make([]*TrialRecord, cfg.Trials)
@@ -409,14 +416,19 @@ func Run(cfg *Config) (map[string][]*TrialRecord, map[string]float64, error) {
 		jobs := make(chan int)
 		var wg sync.WaitGroup
 		start := time.Now()
-		for w := 0; w < min(threads, cfg.Trials); w++ {
+		for w := 0; w < workers; w++ {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				wc, undo := slotConfig(cfg, name, w)
 				defer undo()
+				wc.progress, wc.slot = prog, w
 				for i := range jobs {
-					recs[i], errs[i] = runOrLoad(wc, name, cfg.TrialOffset+i, &done)
+					at(hookTrialStart)
+					prog.begin(w, name, cfg.TrialOffset+i)
+					recs[i], errs[i] = runOrLoad(wc, name, cfg.TrialOffset+i)
+					prog.end(w)
+					at(hookTrialEnd)
 					if recs[i] != nil && cfg.Dir != "" {
 						// In states.npy now: the summary does not need
 						// them, and every trial's would add up.
@@ -427,10 +439,14 @@ func Run(cfg *Config) (map[string][]*TrialRecord, map[string]float64, error) {
 		}
 		sent := 0
 		for ; sent < cfg.Trials && !(cfg.Stop != nil && cfg.Stop.Load()); sent++ {
+			at(hookDispatch)
 			jobs <- sent
 		}
 		close(jobs)
-		wg.Wait()
+		if !brokenJoin {
+			wg.Wait()
+		}
+		at(hookJoined)
 		for _, err := range errs {
 			if errors.Is(err, ErrInterrupted) {
 				return nil, nil, err
@@ -475,7 +491,7 @@ func slotConfig(cfg *Config, name string, w int) (*Config, func()) {
 // runOrLoad runs a trial, or loads it when a previous (interrupted) run
 // already finished it in cfg.Dir; a finished trial's folder is written at
 // once, with stats.json last as the mark of completion.
-func runOrLoad(cfg *Config, name string, t int, done *atomic.Int64) (*TrialRecord, error) {
+func runOrLoad(cfg *Config, name string, t int) (*TrialRecord, error) {
 	if cfg.Stop != nil && cfg.Stop.Load() {
 		return nil, ErrInterrupted
 	}
@@ -483,12 +499,12 @@ func runOrLoad(cfg *Config, name string, t int, done *atomic.Int64) (*TrialRecor
 		if finished(cfg.Dir, name, t) {
 			r, err := ReadTrial(TrialDir(cfg.Dir, name, t))
 			if err == nil && len(r.Energies) == cfg.Steps {
-				done.Add(int64(cfg.Steps))
+				cfg.progress.report(-1, int64(cfg.Steps))
 				return r, nil
 			}
 		}
 	}
-	r, err := RunTrial(cfg, name, t, done)
+	r, err := RunTrial(cfg, name, t)
 	if err != nil || cfg.Dir == "" {
 		return r, err
 	}
@@ -497,55 +513,4 @@ func runOrLoad(cfg *Config, name string, t int, done *atomic.Int64) (*TrialRecor
 	}
 	os.Remove(CheckpointPath(cfg.Dir, name, t))
 	return r, nil
-}
-
-// ProgressInterval is the time between plain progress lines.
-var ProgressInterval = 5 * time.Second
-
-// startProgress reports progress on w: a bar redrawn in place when w is a
-// terminal, otherwise one plain line (steps done, rate, ETA) per
-// ProgressInterval, which reads well in batch logs.
-func startProgress(w io.Writer, tty bool, done *atomic.Int64, total int64) func() {
-	if w == nil || total == 0 {
-		return func() {}
-	}
-	quit := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	interval := ProgressInterval
-	if tty {
-		interval = 200 * time.Millisecond
-	}
-	go func() {
-		defer wg.Done()
-		start := time.Now()
-		tick := time.NewTicker(interval)
-		defer tick.Stop()
-		for {
-			select {
-			case <-quit:
-				if tty {
-					fmt.Fprint(w, "\r\033[K")
-				}
-				return
-			case <-tick.C:
-				d := done.Load()
-				el := time.Since(start).Seconds()
-				rate := float64(d) / el
-				eta := "?"
-				if rate > 0 {
-					eta = time.Duration(float64(total-d) / rate * float64(time.Second)).Round(time.Second).String()
-				}
-				frac := float64(d) / float64(total)
-				if tty {
-					const width = 30
-					n := min(width, int(frac*width))
-					fmt.Fprintf(w, "\r[%s%s] %5.1f%% %.0f steps/s ETA %s\033[K", strings.Repeat("=", n), strings.Repeat(" ", width-n), 100*frac, rate, eta)
-				} else {
-					fmt.Fprintf(w, "progress: %d/%d steps (%.1f%%), %.0f steps/s, ETA %s\n", d, total, 100*frac, rate, eta)
-				}
-			}
-		}
-	}()
-	return func() { close(quit); wg.Wait() }
 }

@@ -1,0 +1,46 @@
+// Package hybrid is the mixture kernel "hybrid" (issue 24): one Step is a
+// fixed cycle of A Metropolis sweeps followed by M SARDONICS moves, either
+// of which may be 0 but not both. Each component leaves exp(-beta E)
+// invariant at the chain's beta, so their fixed composition does too (it
+// is not reversible, which exactness does not need). Both components are
+// built through the sampler registry ("metropolis" from package baseline,
+// "sardonics" from package runner, which must be linked in for New to find
+// it); the SARDONICS settings (Options.SAW) are passed through untouched.
+//
+// The two components hold their own copies of the state; only the one that
+// ran last is current, and a component is brought to the current spins
+// before it runs (once per component switch, never per move): nothing when
+// they agree (a phase that changed nothing), the differing bits flipped in
+// place when they are at most N/4 and the component can (the SARDONICS
+// engine's Flip, about 2 to 3 times a Reset's cost per bit, but only for
+// the bits that changed), else a sampler.Resetter Reset, which recomputes
+// everything from the model. The Metropolis chain has no such Flip and is
+// always Reset (O(N + edges); about 2 sweeps on frustrated2d:L=60).
+// Energy and Spins are the current component's, so the energy is exact for
+// the current spins. Both components draw from the chain's one random
+// stream, in a fixed order, so the stream and the state (AppendState:
+// the cycle, which component is current, both components' states)
+// determine the future.
+//
+// Opts are an Options (or *Options); nil is the default cycle with the
+// sardonics defaults, and a value of any other type is taken as the SAW
+// opts with the default cycle (the runner hands every sampler its
+// sardonics settings). The default cycle (also an Options with A = M = 0;
+// the thetas are the SAW opts' ThetaSource, else saw.DefaultTheta) is
+// one sweep and one sweep-equivalent of SARDONICS flips: A = 1,
+// M = ceil(N / f), where f = n (kl + ku) is the mean number of bits a
+// move's 2n walks flip (uniform lengths kl..ku clamped to N; averaged over
+// a policy's thetas), 11 for the default theta. Proposed flips are the project's unit of work
+// (Stats.Flips; the swap clock of issue 24), and they do not depend on the
+// machine, so the default is the same everywhere and gives both kernels an
+// equal share of the proposed changes. It is not equal CPU: a SARDONICS
+// flip costs about 25 Metropolis flips (README), so this default spends
+// most of its time in SARDONICS; trading the two by CPU is the tuner's job
+// (issue 24, item 3).
+//
+// Stats sums the components' counters, each in its own convention: Flips
+// is the sweeps' N proposed flips each plus the SARDONICS walks' flips (so
+// it stays proposed single-bit changes); Proposed and Accepted count
+// Metropolis-Hastings proposals of either kind (one per site per sweep,
+// one per SARDONICS move). Parts gives them apart.
+package hybrid

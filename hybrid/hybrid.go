@@ -1,0 +1,429 @@
+package hybrid
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"sardonics/internal/state"
+	"sardonics/model"
+	"sardonics/sampler"
+	"sardonics/saw"
+)
+
+// Options is the hybrid sampler's settings (its sampler.Kind.New opts).
+// A = M = 0 asks for the default cycle (see DefaultCycle); negative values
+// are refused.
+type Options struct {
+	A   int // Metropolis sweeps per step
+	M   int // SARDONICS moves per step
+	SAW any // the sardonics sampler's own opts, passed through (nil: its defaults)
+}
+
+// ThetaSource may be implemented by the SAW opts to say which thetas the
+// sardonics chain will run, so that the default cycle counts their flips;
+// without it the default theta's are counted (what the sardonics sampler
+// runs with nil opts).
+type ThetaSource interface {
+	SAWThetas() []saw.Theta
+}
+
+// Components: index into Chain.parts, in the order a step runs them.
+const (
+	metro = iota
+	sard
+)
+
+var kindNames = [2]string{metro: "metropolis", sard: "sardonics"}
+
+// brokenBeta makes SetBeta leave the Metropolis component at its old beta
+// (tests use it to show that the exact-enumeration checks catch a cycle
+// with a component at the wrong temperature).
+var brokenBeta = false
+
+// Chain is a hybrid chain (see the package comment). It is used by one
+// goroutine at a time.
+type Chain struct {
+	a, m  int
+	beta  float64
+	parts [2]sampler.Tempered // nil: the component is not in the cycle
+	rs    [2]sampler.Resetter
+	flip  [2]func(idx []int32) // flips bits in place, where the component can
+	diff  []int32              // scratch: the bits to flip
+	cur   int                  // the component whose spins are the chain's
+
+	nFlip, nReset [2]int64 // switches to each component made by flipping bits, by a Reset (tests)
+}
+
+// flipFraction: a component that can flip bits in place is brought to
+// the current spins by flipping those that differ when they are at most
+// N/flipFraction, else by a Reset. A Reset recomputes everything from the
+// model; per bit, flipping costs about what Reset costs per 2 to 3 bits
+// (frustrated2d:L=60 and spinglass3d:L=9, tree and bucket engines: 135 to
+// 145 and 83 to 88 ns per flipped bit against 65 to 68 and 30 ns per bit
+// of Reset), so it pays up to N/3 or so; N/4 leaves a margin.
+const flipFraction = 4
+
+// flipperOf is how component ch flips bits in place: its own Flip method,
+// or its SARDONICS engine's (saw.Engine.Flip keeps everything the engine
+// derives from the spins right), or nil.
+func flipperOf(ch sampler.Chain) func(idx []int32) {
+	if f, ok := ch.(interface{ Flip(idx []int32) }); ok {
+		return f.Flip
+	}
+	if e, ok := ch.(interface{ Engine() saw.Engine }); ok {
+		return e.Engine().Flip
+	}
+	return nil
+}
+
+var (
+	_ sampler.Tempered = (*Chain)(nil)
+	_ sampler.Stateful = (*Chain)(nil)
+	_ sampler.Resetter = (*Chain)(nil)
+)
+
+// DefaultCycle is the cycle used when none is given, on n bits with the
+// sardonics chain running thetas (nil: saw.DefaultTheta): one Metropolis
+// sweep and ceil(n / f) SARDONICS moves, f the mean number of bits a move
+// flips, so both components propose about n flips per step (see the
+// package comment for why).
+func DefaultCycle(n int, thetas []saw.Theta) (a, m int) {
+	f := MeanFlips(n, thetas)
+	return 1, max(1, int(math.Ceil(float64(n)/f)))
+}
+
+// MeanFlips is the expected number of bits one SARDONICS move flips on n
+// bits: 2N walks of lengths uniform on kl..ku (clamped to n), averaged
+// over thetas, which a policy draws uniformly (nil: saw.DefaultTheta).
+func MeanFlips(n int, thetas []saw.Theta) float64 {
+	if len(thetas) == 0 {
+		thetas = []saw.Theta{saw.DefaultTheta}
+	}
+	s := 0.0
+	for _, t := range thetas {
+		lo, hi := t.Lengths(n)
+		s += float64(t.N) * float64(lo+hi) // 2N walks of mean length (lo+hi)/2
+	}
+	return max(1, s/float64(len(thetas)))
+}
+
+// resolve reads opts: nil or an Options with A = M = 0 is the default
+// cycle; any other type is taken as the SAW opts with the default cycle
+// (the runner hands every sampler its sardonics settings).
+func resolve(opts any, n int) (Options, error) {
+	var o Options
+	switch x := opts.(type) {
+	case nil:
+	case Options:
+		o = x
+	case *Options:
+		if x != nil {
+			o = *x
+		}
+	default:
+		o.SAW = opts
+	}
+	if o.A < 0 || o.M < 0 {
+		return o, fmt.Errorf("hybrid: cycle %d:%d (expected sweeps and moves >= 0, not both 0)", o.A, o.M)
+	}
+	if o.A == 0 && o.M == 0 {
+		var th []saw.Theta
+		if ts, ok := o.SAW.(ThetaSource); ok {
+			th = ts.SAWThetas()
+		}
+		o.A, o.M = DefaultCycle(n, th)
+	}
+	return o, nil
+}
+
+// New builds a hybrid chain on m at inverse temperature beta from init
+// (see sampler.Kind.New; opts: Options, nil, or the SAW opts alone). Both
+// components start at init and share r. The returned function releases
+// the components' resources.
+func New(m *model.Model, beta float64, opts any, r *rand.PCG, init []int8) (*Chain, func(), error) {
+	nop := func() {}
+	o, err := resolve(opts, len(init))
+	if err != nil {
+		return nil, nop, err
+	}
+	c := &Chain{a: o.A, m: o.M, beta: beta, cur: metro}
+	if o.A == 0 {
+		c.cur = sard
+	}
+	var rels []func()
+	release := func() {
+		for _, f := range rels {
+			f()
+		}
+	}
+	for k, n := range [2]int{metro: o.A, sard: o.M} {
+		if n == 0 {
+			continue
+		}
+		kind, ok := sampler.Lookup(kindNames[k])
+		if !ok {
+			release()
+			return nil, nop, fmt.Errorf("hybrid: sampler %q is not registered (link package runner for sardonics, baseline for metropolis)", kindNames[k])
+		}
+		var kopts any
+		if k == sard {
+			kopts = o.SAW
+		}
+		ch, rel, err := kind.New(m, beta, kopts, r, init)
+		if err != nil {
+			release()
+			return nil, nop, fmt.Errorf("hybrid: %s: %w", kindNames[k], err)
+		}
+		rels = append(rels, rel)
+		t, ok1 := ch.(sampler.Tempered)
+		rs, ok2 := ch.(sampler.Resetter)
+		if !ok1 || !ok2 {
+			release()
+			return nil, nop, fmt.Errorf("hybrid: the %s chain cannot change its temperature or be reset in place", kindNames[k])
+		}
+		c.parts[k], c.rs[k], c.flip[k] = t, rs, flipperOf(ch)
+	}
+	c.diff = make([]int32, 0, len(init)/flipFraction+1)
+	return c, release, nil
+}
+
+// use makes component k current, first bringing it to the current spins:
+// nothing when they already agree, flipping the bits that differ where it
+// can and they are few, else a Reset.
+func (c *Chain) use(k int) {
+	if c.cur == k {
+		return
+	}
+	src, dst := c.parts[c.cur].Spins(), c.parts[k].Spins()
+	c.cur = k
+	if f := c.flip[k]; f != nil {
+		d, lim := c.diff[:0], len(src)/flipFraction
+		for i, v := range src {
+			if dst[i] != v {
+				if len(d) == lim {
+					c.rs[k].Reset(src)
+					c.nReset[k]++
+					return
+				}
+				d = append(d, int32(i))
+			}
+		}
+		if len(d) > 0 {
+			f(d)
+			c.nFlip[k]++
+		}
+		c.diff = d
+		return
+	}
+	if !slices.Equal(dst, src) {
+		c.rs[k].Reset(src)
+		c.nReset[k]++
+	}
+}
+
+// Step runs one cycle: A Metropolis sweeps, then M SARDONICS moves.
+func (c *Chain) Step() {
+	if c.a > 0 {
+		c.use(metro)
+		p := c.parts[metro]
+		for range c.a {
+			p.Step()
+		}
+	}
+	if c.m > 0 {
+		c.use(sard)
+		p := c.parts[sard]
+		for range c.m {
+			p.Step()
+		}
+	}
+}
+
+// SetBeta changes the inverse temperature of both components (see
+// sampler.Tempered).
+func (c *Chain) SetBeta(beta float64) {
+	c.beta = beta
+	for k, p := range c.parts {
+		if p == nil || brokenBeta && k == metro {
+			continue
+		}
+		p.SetBeta(beta)
+	}
+}
+
+// Beta is the chain's inverse temperature.
+func (c *Chain) Beta() float64 { return c.beta }
+
+// Mix is the cycle: Metropolis sweeps and SARDONICS moves per step.
+func (c *Chain) Mix() (a, m int) { return c.a, c.m }
+
+// Energy is the current energy (the current component's, exact for the
+// current spins).
+func (c *Chain) Energy() float64 { return c.parts[c.cur].Energy() }
+
+// Spins is the current state (read only; valid until the next Step).
+func (c *Chain) Spins() []int8 { return c.parts[c.cur].Spins() }
+
+// Stats sums the components' counters (see the package comment).
+func (c *Chain) Stats() sampler.Stats {
+	a, b := c.Parts()
+	return sampler.Stats{Flips: a.Flips + b.Flips, Proposed: a.Proposed + b.Proposed, Accepted: a.Accepted + b.Accepted}
+}
+
+// Parts are the counters of the Metropolis and the SARDONICS components
+// (zero for one not in the cycle).
+func (c *Chain) Parts() (metropolis, sardonics sampler.Stats) {
+	if p := c.parts[metro]; p != nil {
+		metropolis = p.Stats()
+	}
+	if p := c.parts[sard]; p != nil {
+		sardonics = p.Stats()
+	}
+	return metropolis, sardonics
+}
+
+// Sardonics is the SARDONICS component (a *saw.Chain for the runner's
+// engines, whose thetas a tuner may set), or nil when M = 0. Its spins are
+// the chain's only after a step that ran it.
+func (c *Chain) Sardonics() sampler.Chain {
+	if c.parts[sard] == nil {
+		return nil
+	}
+	return c.parts[sard]
+}
+
+// Metropolis is the Metropolis component, or nil when A = 0.
+func (c *Chain) Metropolis() sampler.Chain {
+	if c.parts[metro] == nil {
+		return nil
+	}
+	return c.parts[metro]
+}
+
+// Reset puts the chain at spins (see sampler.Resetter): the current
+// component is reset, the other follows when it next runs.
+func (c *Chain) Reset(spins []int8) { c.rs[c.cur].Reset(spins) }
+
+// WorkerCPUSeconds is the CPU time of the components' own threads (a
+// parallel SARDONICS engine's), 0 for components without any.
+func (c *Chain) WorkerCPUSeconds() float64 {
+	t := 0.0
+	for _, p := range c.parts {
+		if w, ok := p.(interface{ WorkerCPUSeconds() float64 }); ok {
+			t += w.WorkerCPUSeconds()
+		}
+	}
+	return t
+}
+
+// Stateful reports whether both components can save their state.
+func (c *Chain) Stateful() bool {
+	for _, p := range c.parts {
+		if p == nil {
+			continue
+		}
+		if st, ok := p.(interface{ Stateful() bool }); ok && !st.Stateful() {
+			return false
+		}
+		if _, ok := p.(sampler.Stateful); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// tagHybrid: "hybr" + version 1, little-endian.
+const tagHybrid = 0x0000000172627968
+
+// AppendState appends the chain's state (see sampler.Stateful): the cycle,
+// which component is current and both components' states (the other's is
+// stale but is kept too, since whether the next switch resets it depends on
+// its spins). It panics if a component cannot save its state (check
+// Stateful).
+func (c *Chain) AppendState(b []byte) []byte {
+	w := state.Writer{B: b}
+	w.Uint64(tagHybrid)
+	w.Int64(int64(c.a))
+	w.Int64(int64(c.m))
+	w.Int64(int64(c.cur))
+	for k, p := range c.parts {
+		if p == nil {
+			continue
+		}
+		st, ok := p.(sampler.Stateful)
+		if !ok {
+			panic("hybrid: the " + kindNames[k] + " chain cannot save its state")
+		}
+		// Length-prefixed in place, as state.Writer.Bytes would, without a
+		// copy of the component's state.
+		at := len(w.B)
+		w.Uint64(0)
+		w.B = st.AppendState(w.B)
+		binary.LittleEndian.PutUint64(w.B[at:], uint64(len(w.B)-at-8))
+	}
+	return w.B
+}
+
+// RestoreState restores a state AppendState wrote on a chain built for the
+// same model and cycle (see sampler.Stateful). A refused state leaves the
+// chain as it was.
+func (c *Chain) RestoreState(b []byte) error {
+	r := state.Reader{B: b}
+	if r.Uint64() != tagHybrid && r.Err() == nil {
+		return errors.New("hybrid: state of another sampler or format")
+	}
+	a, m, cur := r.Int64(), r.Int64(), r.Int64()
+	var bs [2][]byte
+	for k, p := range c.parts {
+		if p != nil {
+			bs[k] = r.Bytes()
+		}
+	}
+	if err := r.Err(); err != nil {
+		return err
+	}
+	switch {
+	case a != int64(c.a) || m != int64(c.m):
+		return fmt.Errorf("hybrid: state of the cycle %d:%d (this chain runs %d:%d)", a, m, c.a, c.m)
+	case cur != metro && cur != sard || c.parts[cur] == nil:
+		return fmt.Errorf("hybrid: state's current component %d is not in the cycle", cur)
+	case len(r.B) != 0:
+		return fmt.Errorf("hybrid: %d bytes after the state", len(r.B))
+	}
+	sts := [2]sampler.Stateful{}
+	for k, p := range c.parts {
+		if p == nil {
+			continue
+		}
+		st, ok := p.(sampler.Stateful)
+		if !ok {
+			return fmt.Errorf("hybrid: the %s chain cannot restore a state", kindNames[k])
+		}
+		sts[k] = st
+	}
+	// Restore the Metropolis part first and put it back if the SARDONICS
+	// part refuses its state, so that a refused state changes nothing.
+	var undo []byte
+	if sts[metro] != nil && sts[sard] != nil {
+		undo = sts[metro].AppendState(nil)
+	}
+	for k, st := range sts {
+		if st == nil {
+			continue
+		}
+		if err := st.RestoreState(bs[k]); err != nil {
+			if k == sard && undo != nil {
+				if e := sts[metro].RestoreState(undo); e != nil {
+					panic("hybrid: cannot put back the Metropolis state: " + e.Error())
+				}
+			}
+			return fmt.Errorf("hybrid: %s: %w", kindNames[k], err)
+		}
+	}
+	c.cur = int(cur)
+	return nil
+}

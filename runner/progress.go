@@ -1,0 +1,220 @@
+package runner
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// ProgressInterval is the time between plain progress lines.
+var ProgressInterval = 5 * time.Second
+
+// StallAfter is how long a trial may go without reporting progress before
+// the run warns that it has stalled, and then only if that is also more
+// than stallFactor times its recent interval between reports: a model
+// whose steps are legitimately slow is not called stalled.
+//
+// The run warns and goes on; it does not abort. A stalled trial cannot
+// checkpoint (its own thread writes its checkpoints, at block boundaries),
+// so an abort would lose its work all the same, and a false alarm (a
+// suspended job, a swapping machine, a step slower than its predecessors)
+// would kill a healthy run; the other trials' finished work is on disk
+// and Ctrl-C keeps it. The warning says how to get the goroutine dump that
+// shows where the trial waits.
+var StallAfter = 60 * time.Second
+
+const (
+	stallFactor = 100
+	reportEvery = 64 // steps between a trial's reports (see trial.step)
+)
+
+// progress is what the reporter knows of a run: the steps finished over
+// all trials, and one slot per trial goroutine telling which trial it runs
+// and when that trial last reported.
+type progress struct {
+	start time.Time
+	done  atomic.Int64
+	slots []slot
+}
+
+// slot is one trial goroutine's line of the board, on cache lines of its
+// own (its trial writes it every reportEvery steps, the reporter reads it).
+type slot struct {
+	_       [64]byte
+	sampler atomic.Pointer[string]
+	trial   atomic.Int64 // the trial running + 1; 0 when idle
+	last    atomic.Int64 // time of its last report (ns since start)
+	per     atomic.Int64 // ns per step over its last report's interval
+	warned  atomic.Bool  // this stall was reported
+	_       [64]byte
+}
+
+func newProgress(slots int) *progress {
+	return &progress{start: time.Now(), slots: make([]slot, slots)}
+}
+
+func (p *progress) now() int64 { return int64(time.Since(p.start)) }
+
+// begin marks slot w as running trial t of the sampler.
+func (p *progress) begin(w int, name string, t int) {
+	s := &p.slots[w]
+	s.sampler.Store(&name)
+	s.last.Store(p.now())
+	s.per.Store(0)
+	s.warned.Store(false)
+	s.trial.Store(int64(t) + 1)
+}
+
+// end marks slot w idle.
+func (p *progress) end(w int) { p.slots[w].trial.Store(0) }
+
+// report adds n finished steps, made by slot w's trial (w < 0: steps
+// loaded from disk or restored, which say nothing of its speed).
+func (p *progress) report(w int, n int64) {
+	if p == nil {
+		return
+	}
+	p.done.Add(n)
+	if w < 0 || n <= 0 {
+		return
+	}
+	s := &p.slots[w]
+	now := p.now()
+	s.per.Store((now - s.last.Load()) / n)
+	s.last.Store(now)
+}
+
+// stalls describes the trials that have newly stalled (see StallAfter); a
+// trial is described once per stall.
+func (p *progress) stalls() []string {
+	var out []string
+	now := p.now()
+	for i := range p.slots {
+		s := &p.slots[i]
+		t := s.trial.Load()
+		if t == 0 {
+			continue
+		}
+		since := time.Duration(now - s.last.Load())
+		expect := time.Duration(s.per.Load() * reportEvery)
+		if since <= StallAfter || since <= stallFactor*expect {
+			s.warned.Store(false)
+			continue
+		}
+		if s.warned.Swap(true) {
+			continue
+		}
+		before := "before it reported any step"
+		if expect > 0 {
+			before = fmt.Sprintf("it reported every %v before", roughly(expect))
+		}
+		out = append(out, fmt.Sprintf("trial %d of %s has made no progress for %v (%s); if it does not resume, `kill -QUIT %d` prints where every goroutine waits (attach it to a bug report), and Ctrl-C stops the run keeping every finished trial",
+			t-1, *s.sampler.Load(), roughly(since), before, os.Getpid()))
+	}
+	return out
+}
+
+// roughly is d to about two significant digits.
+func roughly(d time.Duration) time.Duration {
+	for unit := time.Duration(1); unit < time.Hour; unit *= 10 {
+		if d < 100*unit {
+			return d.Round(unit)
+		}
+	}
+	return d.Round(time.Minute)
+}
+
+// startProgress reports cfg's progress: on cfg.Progress a bar redrawn in
+// place when it is a terminal, otherwise one plain line (steps done, rate,
+// ETA) per ProgressInterval, which reads well in batch logs; on
+// cfg.Warnings, the trials that stall. It returns the function that stops
+// it.
+func startProgress(cfg *Config, p *progress, total int64) func() {
+	w, tty, warn := cfg.Progress, cfg.ProgressTTY, cfg.Warnings
+	if w == nil && warn == nil || total == 0 {
+		return func() {}
+	}
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	interval := ProgressInterval
+	if tty && w != nil {
+		interval = 200 * time.Millisecond
+	}
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(interval)
+		defer tick.Stop()
+		for {
+			select {
+			case <-quit:
+				if tty && w != nil {
+					fmt.Fprint(w, "\r\033[K")
+				}
+				return
+			case <-tick.C:
+				if warn != nil {
+					for _, s := range p.stalls() {
+						if tty && w != nil {
+							fmt.Fprint(w, "\r\033[K") // the bar is redrawn below
+						}
+						fmt.Fprintf(warn, "sardonics: warning: %s\n", s)
+					}
+				}
+				if w != nil {
+					progressLine(w, tty, p, total)
+				}
+			}
+		}
+	}()
+	return func() { close(quit); wg.Wait() }
+}
+
+// progressLine draws the bar or writes the plain line.
+func progressLine(w io.Writer, tty bool, p *progress, total int64) {
+	d := p.done.Load()
+	el := time.Since(p.start).Seconds()
+	rate := float64(d) / el
+	eta := "?"
+	if rate > 0 {
+		eta = time.Duration(float64(total-d) / rate * float64(time.Second)).Round(time.Second).String()
+	}
+	frac := float64(d) / float64(total)
+	if tty {
+		const width = 30
+		n := min(width, int(frac*width))
+		fmt.Fprintf(w, "\r[%s%s] %5.1f%% %.0f steps/s ETA %s\033[K", strings.Repeat("=", n), strings.Repeat(" ", width-n), 100*frac, rate, eta)
+	} else {
+		fmt.Fprintf(w, "progress: %d/%d steps (%.1f%%), %.0f steps/s, ETA %s\n", d, total, 100*frac, rate, eta)
+	}
+}
+
+// hookPoint names a hand-off between Run and its trial goroutines, where
+// tests inject pauses (hook).
+type hookPoint int
+
+const (
+	hookDispatch   hookPoint = iota // Run: about to hand out a trial
+	hookTrialStart                  // trial goroutine: received a trial
+	hookTrialEnd                    // trial goroutine: finished a trial
+	hookJoined                      // Run: every trial goroutine has returned
+	hookPoints
+)
+
+// hook, when set by a test (before Run, reset after it returns), runs at
+// every hookPoint; nil in the product.
+var hook func(hookPoint)
+
+// brokenJoin makes Run return without waiting for its trial goroutines
+// (tests show that the stress test catches it).
+var brokenJoin = false
+
+func at(h hookPoint) {
+	if hook != nil {
+		hook(h)
+	}
+}

@@ -1,0 +1,233 @@
+package runner
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"sardonics/model"
+	"sardonics/sampler"
+)
+
+// gate is a sampler defined only here that blocks in the Step it is told
+// to (stallAt) until released, standing in for a hung chain; or sleeps
+// every step (pace), standing in for a slow but healthy one.
+type gate struct {
+	independent
+	stallAt int64
+	release chan struct{}
+	pace    time.Duration
+}
+
+func (c *gate) Step() {
+	if c.steps == c.stallAt {
+		<-c.release
+	}
+	time.Sleep(c.pace)
+	c.independent.Step()
+}
+
+// gateOpts configures the next gate chains (set before Run).
+var gateOpts struct {
+	stallAt int64
+	release chan struct{}
+	pace    time.Duration
+}
+
+func init() {
+	sampler.Register(sampler.Kind{Name: "gate-test", Rank: 1001,
+		New: func(m *model.Model, beta float64, _ any, r *rand.PCG, init []int8) (sampler.Chain, func(), error) {
+			c := &gate{independent: independent{m: m.Ising, r: r, s: slices.Clone(init)},
+				stallAt: gateOpts.stallAt, release: gateOpts.release, pace: gateOpts.pace}
+			c.e = m.Ising.Energy(c.s)
+			return c, func() {}, nil
+		}})
+}
+
+// syncBuffer is a bytes.Buffer safe for the reporter's goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+func shortStall(t *testing.T) {
+	t.Helper()
+	oldS, oldP := StallAfter, ProgressInterval
+	StallAfter, ProgressInterval = 300*time.Millisecond, 20*time.Millisecond
+	t.Cleanup(func() { StallAfter, ProgressInterval = oldS, oldP })
+}
+
+// TestStallWarned (issue 21, item 4): a trial that stops making progress
+// is named, with its sampler and how to get a goroutine dump, on the
+// warnings writer (the progress lines are off, as with --quiet), once;
+// the run then finishes when the trial resumes.
+func TestStallWarned(t *testing.T) {
+	shortStall(t)
+	m, err := model.Load("ferro2d:L=4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	gateOpts.stallAt, gateOpts.release, gateOpts.pace = 700, release, 0
+	defer func() { gateOpts.stallAt, gateOpts.release = -1, nil }()
+	var warn syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := Run(&Config{Model: m, Samplers: []string{"gate-test"}, Steps: 1000, Trials: 2, Seed: 3, Threads: 2,
+			TrialOffset: 4, Warnings: &warn})
+		done <- err
+	}()
+	want := "trial 4 of gate-test has made no progress for"
+	for t0 := time.Now(); !strings.Contains(warn.String(), "trial 5 of gate-test"); {
+		if time.Since(t0) > 20*time.Second {
+			t.Fatalf("no stall warning after 20 s; warnings: %q", warn.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond) // more ticks: still one warning per trial
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	out := warn.String()
+	if n := strings.Count(out, want); n != 1 || !strings.Contains(out, "kill -QUIT") {
+		t.Errorf("want one warning %q with the dump instructions, got:\n%s", want, out)
+	}
+	t.Logf("%s", out)
+}
+
+// TestSlowStepsNotStalled: a trial whose every step is slow (64 steps take
+// longer than StallAfter) is not called stalled.
+func TestSlowStepsNotStalled(t *testing.T) {
+	shortStall(t)
+	m, err := model.Load("ferro2d:L=4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gateOpts.stallAt, gateOpts.release, gateOpts.pace = -1, nil, 10*time.Millisecond
+	defer func() { gateOpts.pace = 0 }()
+	var warn, prog syncBuffer
+	if _, _, err := Run(&Config{Model: m, Samplers: []string{"gate-test"}, Steps: 150, Trials: 1, Seed: 3, Threads: 1,
+		Warnings: &warn, Progress: &prog}); err != nil {
+		t.Fatal(err)
+	}
+	if warn.String() != "" || !strings.Contains(prog.String(), "progress: ") {
+		t.Errorf("warnings %q (want none), progress %q (want lines)", warn.String(), prog.String())
+	}
+}
+
+// stressTrials is the number of trials of each stress configuration:
+// SARDONICS_STRESS_ROUNDS (the full proof: 100000), else a bounded count.
+func stressTrials(t *testing.T) int {
+	if s := os.Getenv("SARDONICS_STRESS_ROUNDS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			t.Fatalf("SARDONICS_STRESS_ROUNDS=%q: %v", s, err)
+		}
+		return n
+	}
+	return 2_000
+}
+
+// TestRunUnderAdversary (issue 21, item 2): with the hand-offs between Run
+// and its trial goroutines paused at random, and fewer, as many or more Go
+// threads than trial goroutines, every trial runs exactly once and its
+// trace is the one-goroutine run's, byte for byte.
+func TestRunUnderAdversary(t *testing.T) {
+	m, err := model.Load("ferro2d:L=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	trials := stressTrials(t)
+	cfg := Config{Model: m, Beta: 0.5, Samplers: []string{"gibbs", "independent-test"}, Steps: 3, Trials: trials, Seed: 11, Threads: 1}
+	want, _, err := Run(&cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { hook = nil }()
+	var hits [hookPoints]int64
+	var mu sync.Mutex
+	hook = func(h hookPoint) {
+		mu.Lock()
+		hits[h]++
+		mu.Unlock()
+		switch r := rand.IntN(1024); {
+		case r < 4:
+			time.Sleep(time.Duration(rand.IntN(100)) * time.Microsecond)
+		case r < 256:
+			runtime.Gosched()
+		}
+	}
+	for _, c := range []struct{ threads, procs int }{{3, 1}, {3, 3}, {4, 8}} {
+		t.Run(fmt.Sprintf("threads=%d/GOMAXPROCS=%d", c.threads, c.procs), func(t *testing.T) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(c.procs))
+			cfg.Threads = c.threads
+			got, _, err := Run(&cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, recs := range want {
+				for i, r := range recs {
+					g := got[name][i]
+					if g == nil || g.Trial != r.Trial || !slices.Equal(g.Energies, r.Energies) {
+						t.Fatalf("%s trial %d differs from the one-goroutine run", name, i)
+					}
+				}
+			}
+		})
+	}
+	for h, n := range hits {
+		if n == 0 {
+			t.Errorf("hand-off point %d never reached", h)
+		}
+	}
+	// The broken variant: Run returns without joining its trial
+	// goroutines, so trials are missing or still running.
+	if raceEnabled {
+		return // the broken run races on the records by design
+	}
+	brokenJoin = true
+	defer func() { brokenJoin = false }()
+	hook = func(h hookPoint) {
+		if h == hookTrialStart {
+			time.Sleep(20 * time.Millisecond) // trials in flight when Run returns
+		}
+	}
+	cfg.Threads, cfg.Trials = 3, 30
+	got, _, err := Run(&cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	caught := false
+	for name, recs := range want {
+		for i := range cfg.Trials {
+			if g := got[name][i]; g == nil || !slices.Equal(g.Energies, recs[i].Energies) {
+				caught = true
+			}
+		}
+	}
+	if !caught {
+		t.Error("a Run that does not join its trial goroutines passed: the check cannot fail")
+	}
+	time.Sleep(200 * time.Millisecond) // let the abandoned goroutines finish
+}
