@@ -308,6 +308,18 @@ func (g *GP) solveAlpha() {
 // alpha are recomputed (O(n^2)). The result equals Condition on the
 // enlarged data with the same hyperparameters, up to rounding. x is copied.
 func (g *GP) Append(x []float64, y float64) error {
+	if err := g.grow(x, y); err != nil {
+		return err
+	}
+	g.standardize()
+	g.solveAlpha()
+	return nil
+}
+
+// grow is Append without the O(n^2) update of the standardization and
+// alpha, for a caller that adds several observations or new values before
+// predicting: SetY must follow before the GP predicts.
+func (g *GP) grow(x []float64, y float64) error {
 	if !g.ready {
 		return errors.New("bo: Append to an unconditioned GP")
 	}
@@ -331,8 +343,6 @@ func (g *GP) Append(x []float64, y float64) error {
 		}
 		return err
 	}
-	g.standardize()
-	g.solveAlpha()
 	return nil
 }
 
@@ -654,21 +664,24 @@ func (g *GP) fitHyper() (Hyper, error) {
 	return hyperFromVec(out), nil
 }
 
-// NeedsRefit reports whether refitting the hyperparameters h to the GP's
-// current data could change the fit: whether the log marginal likelihood's
-// gradient with respect to the log hyperparameters (R&W eq. 5.9) exceeds
-// tol in some component not pinned at a bound of the search. A gradient of
-// g means that moving that log hyperparameter by 0.1 gains about 0.1 g
-// nats; below about one nat the refit would move the fit less than the
-// data's own noise does. It costs one factorization and one inverse,
-// about one evaluation of the fit's dozens.
-func (g *GP) NeedsRefit(h Hyper, tol float64) bool {
+// NeedsRefit reports whether refitting the hyperparameters of a
+// conditioned GP to its data could change the fit: whether the log
+// marginal likelihood's gradient with respect to the log hyperparameters
+// (R&W eq. 5.9) exceeds tol in some component not pinned at a bound of the
+// search. A gradient of g means that moving that log hyperparameter by 0.1
+// gains about 0.1 g nats; below about one nat the refit would move the fit
+// less than the data's own noise does. It reuses the GP's Cholesky factor
+// and costs one inverse, about one evaluation of the fit's dozens.
+func (g *GP) NeedsRefit(tol float64) bool {
+	if !g.ready {
+		return true
+	}
 	grad := make([]float64, g.dim+2)
-	if _, err := g.LogLikelihoodGrad(h, grad); err != nil {
+	if g.gradient(g.conditioned(), grad) != nil {
 		return true
 	}
 	box := newHyperBox(g.dim)
-	for i, v := range h.vec() {
+	for i, v := range g.hyp.vec() {
 		w := 1e-3 * (box.hi[i] - box.lo[i])
 		if (v <= box.lo[i]+w && grad[i] < 0) || (v >= box.hi[i]-w && grad[i] > 0) {
 			continue // pinned at a bound: the fit cannot move that way
@@ -678,6 +691,19 @@ func (g *GP) NeedsRefit(h Hyper, tol float64) bool {
 		}
 	}
 	return false
+}
+
+// conditioned is the GP's own factorization as an llFactor (its log
+// likelihood left out), for gradient: K is not factored again.
+func (g *GP) conditioned() *llFactor {
+	n := len(g.y)
+	u := blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: n, Stride: n, Data: make([]float64, n*n)}
+	for i := range n {
+		for j, v := range g.l[i*(i+1)/2 : i*(i+1)/2+i+1] {
+			u.Data[j*n+i] = v // the upper factor is L^T
+		}
+	}
+	return &llFactor{h: g.hyp, k: g.gram(g.hyp), chol: u, alpha: g.alpha}
 }
 
 // uniform draws from [0,1) with 53 random bits.

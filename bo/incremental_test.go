@@ -131,7 +131,8 @@ func TestGPSetY(t *testing.T) {
 }
 
 // With the hyperparameters it fitted, a GP needs no refit; far from them
-// (length scales 100 times too short), it does.
+// (length scales 100 times too short), it does. The gradient NeedsRefit
+// takes from the GP's own factor equals LogLikelihoodGrad's.
 func TestGPNeedsRefit(t *testing.T) {
 	const n, dim = 30, 3
 	X, y := randomData(n, dim, 5)
@@ -139,15 +140,30 @@ func TestGPNeedsRefit(t *testing.T) {
 	if err := g.Fit(X, y); err != nil {
 		t.Fatal(err)
 	}
-	if g.NeedsRefit(g.Hyper(), 1) {
+	if g.NeedsRefit(1) {
 		t.Error("a fresh fit needs a refit")
 	}
 	bad := g.Hyper()
 	for k := range bad.LogLen {
 		bad.LogLen[k] = math.Max(bad.LogLen[k]-math.Log(100), logLenLo+0.5)
 	}
-	if !g.NeedsRefit(bad, 1) {
+	if err := g.Condition(X, y, bad); err != nil {
+		t.Fatal(err)
+	}
+	if !g.NeedsRefit(1) {
 		t.Error("length scales 100 times too short need no refit")
+	}
+	want, got := make([]float64, dim+2), make([]float64, dim+2)
+	if _, err := g.LogLikelihoodGrad(bad, want); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.gradient(g.conditioned(), got); err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-8*math.Max(1, math.Abs(want[i])) {
+			t.Errorf("gradient %d from the GP's factor %v, refactored %v", i, got[i], want[i])
+		}
 	}
 }
 
@@ -253,13 +269,34 @@ func TestOptimizerEvalCostAndRelabel(t *testing.T) {
 		ref.Observe(x[i], y[i])
 	}
 	ref.hyp, ref.fitN = o.hyp, o.fitN
-	for _, u := range [][]float64{{0.1, 0.2}, {0.4, 0.9}} {
-		m1, s1, _ := o.Predict(u)
-		m2, s2, _ := ref.Predict(u)
-		if math.Abs(m1-m2) > 1e-9 || math.Abs(s1-s2) > 1e-9 {
-			t.Errorf("relabeled surrogate at %v: (%v, %v), fresh (%v, %v)", u, m1, s1, m2, s2)
+	same := func(when string) {
+		t.Helper()
+		for _, u := range [][]float64{{0.1, 0.2}, {0.4, 0.9}} {
+			m1, s1, _ := o.Predict(u)
+			m2, s2, _ := ref.Predict(u)
+			if math.Abs(m1-m2) > 1e-9 || math.Abs(s1-s2) > 1e-9 {
+				t.Errorf("%s surrogate at %v: (%v, %v), fresh (%v, %v)", when, u, m1, s1, m2, s2)
+			}
 		}
 	}
+	same("relabeled")
+	// As the tuner does: a new observation, then every reward relabeled,
+	// taken by the GP together when next used.
+	o.Observe([]float64{0.3, 0.3}, 0)
+	y = append(y, 2.5)
+	for i := range y {
+		y[i] += 0.1 * float64(i%3)
+	}
+	if err := o.Relabel(y); err != nil {
+		t.Fatal(err)
+	}
+	ref, _ = NewOptimizer(space, Options{Init: 5}, rand.NewPCG(4, 4))
+	for i, u := range append(x, []float64{0.3, 0.3}) {
+		ref.Observe(u, y[i])
+	}
+	ref.hyp, ref.fitN = o.hyp, len(y) // no refit: the GP keeps its hyperparameters
+	o.fitN = len(y)
+	same("observed and relabeled")
 	if err := o.Relabel(y[:2]); err == nil {
 		t.Error("Relabel with too few rewards accepted")
 	}

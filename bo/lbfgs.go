@@ -1,6 +1,12 @@
 package bo
 
-import "math"
+import (
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/optimize"
+)
 
 // lbfgsSettings bounds a run of lbfgs.
 type lbfgsSettings struct {
@@ -10,127 +16,50 @@ type lbfgsSettings struct {
 	fTol    float64 // stop once two iterations in a row improve f by less
 }
 
-// lbfgs minimizes f from x0 by limited-memory BFGS with the two-loop
-// recursion and a backtracking (Armijo) line search (Nocedal and Wright,
-// "Numerical Optimization", 2nd ed., 2006, Algorithms 7.4 and 7.5, and
-// Algorithm 3.1), and returns the best point seen and its value. f writes
-// the gradient into its second argument and returns +Inf where it is not
-// defined; the search then backtracks. It runs on the caller's goroutine
-// (gonum's optimize.Minimize runs the method on another one, whose CPU
-// time a caller measuring its own thread would not see).
+// lbfgs minimizes f from x0 by gonum's L-BFGS (memory 6) with the
+// More-Thuente line search, and returns the best point seen and its value.
+// f writes the gradient into its second argument and returns +Inf where it
+// is not defined; a run that steps there ends at its best point (the line
+// search interpolates and cannot use an infinite value).
+//
+// It drives optimize.LinesearchMethod on the caller's goroutine:
+// optimize.Minimize runs the method and the evaluations on other
+// goroutines, whose CPU time a caller measuring its own thread (the tuner)
+// would not see.
 func lbfgs(f func(x, grad []float64) float64, x0 []float64, st lbfgsSettings) ([]float64, float64) {
-	const mem, c1 = 6, 1e-4
-	n := len(x0)
-	x := append([]float64(nil), x0...)
-	g := make([]float64, n)
-	fx := f(x, g)
-	evals := 1
-	if math.IsInf(fx, 1) || math.IsNaN(fx) {
+	loc := &optimize.Location{X: slices.Clone(x0), Gradient: make([]float64, len(x0))}
+	loc.F = f(loc.X, loc.Gradient)
+	if !(loc.F < math.Inf(1)) {
 		return nil, math.Inf(1)
 	}
-	var sHist, yHist [][]float64
-	var rho []float64
-	d := make([]float64, n)
-	alpha := make([]float64, mem)
-	xn := make([]float64, n)
-	gn := make([]float64, n)
-	small := 0
-	for iter := 0; iter < st.maxIter && evals < st.maxEval; iter++ {
-		if normInf(g) < st.gradTol {
-			break
-		}
-		// Two-loop recursion: d = -H g.
-		for i := range d {
-			d[i] = -g[i]
-		}
-		for k := len(sHist) - 1; k >= 0; k-- {
-			alpha[k] = rho[k] * dot(sHist[k], d)
-			axpy(-alpha[k], yHist[k], d)
-		}
-		if k := len(sHist) - 1; k >= 0 {
-			scale(dot(sHist[k], yHist[k])/dot(yHist[k], yHist[k]), d)
-		} else {
-			scale(1/math.Max(1, normInf(g)), d) // first step: at most unit length
-		}
-		for k := range sHist {
-			b := rho[k] * dot(yHist[k], d)
-			axpy(alpha[k]-b, sHist[k], d)
-		}
-		slope := dot(g, d)
-		if !(slope < 0) { // not a descent direction: restart from steepest descent
-			sHist, yHist, rho = nil, nil, nil
-			for i := range d {
-				d[i] = -g[i] / math.Max(1, normInf(g))
+	best, bestF := slices.Clone(x0), loc.F
+	if floats.Norm(loc.Gradient, math.Inf(1)) < st.gradTol {
+		return best, bestF
+	}
+	m := &optimize.LinesearchMethod{NextDirectioner: &optimize.LBFGS{Store: 6}, Linesearcher: &optimize.MoreThuente{}}
+	op, err := m.Init(loc)
+	for iter, evals, small := 0, 1, 0; err == nil; op, err = m.Iterate(loc) {
+		if op != optimize.MajorIteration {
+			if evals >= st.maxEval {
+				break
 			}
-			slope = dot(g, d)
-		}
-		step, fn := 1.0, math.Inf(1)
-		for evals < st.maxEval {
-			for i := range xn {
-				xn[i] = x[i] + step*d[i]
-			}
-			fn = f(xn, gn)
 			evals++
-			if fn <= fx+c1*step*slope {
+			if loc.F = f(loc.X, loc.Gradient); !(loc.F < math.Inf(1)) {
 				break
 			}
-			step *= 0.5
-			if step < 1e-10 {
-				break
-			}
+			continue
 		}
-		if !(fn <= fx+c1*step*slope) {
-			break // no acceptable step: x is as good as the search gets
-		}
-		s, y := make([]float64, n), make([]float64, n)
-		for i := range s {
-			s[i], y[i] = xn[i]-x[i], gn[i]-g[i]
-		}
-		if sy := dot(s, y); sy > 1e-12 {
-			if len(sHist) == mem {
-				sHist, yHist, rho = sHist[1:], yHist[1:], rho[1:]
-			}
-			sHist, yHist, rho = append(sHist, s), append(yHist, y), append(rho, 1/sy)
-		}
-		if fx-fn < st.fTol {
+		if bestF-loc.F < st.fTol {
 			small++
 		} else {
 			small = 0
 		}
-		copy(x, xn)
-		copy(g, gn)
-		fx = fn
-		if small >= 2 {
+		copy(best, loc.X)
+		bestF = loc.F // the line search accepts no increase
+		iter++
+		if small >= 2 || iter >= st.maxIter || floats.Norm(loc.Gradient, math.Inf(1)) < st.gradTol {
 			break
 		}
 	}
-	return x, fx
-}
-
-func dot(a, b []float64) float64 {
-	s := 0.0
-	for i, v := range a {
-		s += v * b[i]
-	}
-	return s
-}
-
-func axpy(a float64, x, y []float64) {
-	for i, v := range x {
-		y[i] += a * v
-	}
-}
-
-func scale(a float64, x []float64) {
-	for i := range x {
-		x[i] *= a
-	}
-}
-
-func normInf(x []float64) float64 {
-	m := 0.0
-	for _, v := range x {
-		m = math.Max(m, math.Abs(v))
-	}
-	return m
+	return best, bestF
 }

@@ -41,7 +41,8 @@ type Options struct {
 	// cheap and later ones resolve the finer structure of more data.
 	Direct DirectOptions
 	// DirectPerPoint scales the data-tied DIRECT budget. Default 5: on the
-	// SARDONICS space with a synthetic noisy reward (BenchmarkTuneLoopESS)
+	// SARDONICS space with a synthetic noisy reward (tuneReward, the ess
+	// tuner's options; see tune's BenchmarkTuneLoopESS for the current ones)
 	// budgets of 3, 5, 10 and 20 per point found equally good settings
 	// (0.840, 0.827, 0.831, 0.816 mean true reward over 40 searches of 36
 	// rounds), at 21, 24, 38 and 60 ms of CPU per search (pprof samples).
@@ -122,11 +123,12 @@ type Optimizer struct {
 	hyp    *Hyper // last fitted hyperparameters
 	fitN   int    // observations when a refit was last considered
 
-	gp     *GP // conditioned on x[:gpN] with hyp
-	gpN    int
-	gpOK   bool
-	lastEI float64 // expected improvement of the last Next, in reward units
-	priorC float64 // the prior mean with Start: its reward
+	gp        *GP // conditioned on x[:gpN] with hyp
+	gpN       int
+	gpOK      bool
+	relabeled bool    // rewards changed (Relabel) since gp was conditioned
+	lastEI    float64 // expected improvement of the last Next, in reward units
+	priorC    float64 // the prior mean with Start: its reward
 }
 
 // NewOptimizer draws the initial design from r and returns an optimizer
@@ -279,20 +281,12 @@ func (o *Optimizer) surrogate(fresh bool) (*GP, error) {
 	if n == 0 {
 		return nil, errors.New("bo: no observations")
 	}
-	if o.gpOK && o.gpN == n && (!fresh || o.fitN == n) {
+	if o.gpOK && o.gpN == n && !o.relabeled && (!fresh || o.fitN == n) {
 		return o.gp, nil
 	}
 	fixed := o.opts.GP.Fixed != nil
 	if o.hyp == nil && !fixed {
-		gp := o.newGP()
-		if err := gp.Fit(o.x, o.y); err != nil {
-			o.gpOK = false
-			return nil, err
-		}
-		h := gp.Hyper()
-		o.hyp, o.fitN = &h, n
-		o.gp, o.gpN, o.gpOK = gp, n, true
-		return gp, nil
+		return o.fit(nil)
 	}
 	if fixed {
 		o.hyp = o.opts.GP.Fixed
@@ -305,34 +299,56 @@ func (o *Optimizer) surrogate(fresh bool) (*GP, error) {
 		return o.gp, nil
 	}
 	o.fitN = n
-	if o.opts.RefitTol > 0 && !o.gp.NeedsRefit(*o.hyp, o.opts.RefitTol) {
+	if o.opts.RefitTol > 0 && !o.gp.NeedsRefit(o.opts.RefitTol) {
 		return o.gp, nil
 	}
+	return o.fit(o.hyp)
+}
+
+// fit fits the hyperparameters to every observation and makes the result
+// the surrogate: from warm alone when it is set, else from
+// GPOptions.Restarts starts.
+func (o *Optimizer) fit(warm *Hyper) (*GP, error) {
 	gp := o.newGP()
-	gp.hyp, gp.hasHyp = o.hyp.clone(), true // warm start
+	if warm != nil {
+		gp.hyp, gp.hasHyp = warm.clone(), true
+	}
 	if err := gp.Fit(o.x, o.y); err != nil {
 		o.gpOK = false
 		return nil, err
 	}
 	h := gp.Hyper()
-	o.hyp = &h
-	o.gp, o.gpN, o.gpOK = gp, n, true
+	o.hyp, o.fitN = &h, len(o.y)
+	o.setGP(gp)
 	return gp, nil
 }
 
-// catchUp conditions the GP on every observation under o.hyp: by extending
-// the current one row by row, or from scratch after a restore or a failed
-// extension.
+// setGP makes gp, conditioned on every observation, the surrogate.
+func (o *Optimizer) setGP(gp *GP) {
+	o.gp, o.gpN, o.gpOK, o.relabeled = gp, len(o.y), true, false
+}
+
+// catchUp conditions the GP on every observation, with their current
+// rewards, under o.hyp: by growing the current one row by row and solving
+// once, or from scratch after a restore or a failed extension.
 func (o *Optimizer) catchUp() error {
 	n := len(o.y)
 	if o.gpOK {
+		stale := o.relabeled || o.gpN < n
 		for o.gpN < n {
-			if err := o.gp.Append(o.x[o.gpN], o.y[o.gpN]); err != nil {
+			if err := o.gp.grow(o.x[o.gpN], o.y[o.gpN]); err != nil {
 				break
 			}
 			o.gpN++
 		}
 		if o.gpN == n {
+			if stale {
+				if err := o.gp.SetY(o.y); err != nil {
+					o.gpOK = false
+					return err
+				}
+			}
+			o.relabeled = false
 			return nil
 		}
 	}
@@ -341,7 +357,7 @@ func (o *Optimizer) catchUp() error {
 		o.gpOK = false
 		return err
 	}
-	o.gp, o.gpN, o.gpOK = gp, n, true
+	o.setGP(gp)
 	return nil
 }
 
@@ -358,8 +374,9 @@ func (o *Optimizer) newGP() *GP {
 
 // Relabel replaces the rewards of all observations, in order: for a caller
 // whose reward estimates improve as data accrue (a variance pooled over
-// all evaluations). The GP keeps its hyperparameters and Cholesky factor
-// (GP.SetY, O(n^2)); a refit is considered on the usual schedule.
+// all evaluations). The GP keeps its hyperparameters and Cholesky factor;
+// it takes the new rewards (GP.SetY, O(n^2)) when next used, together with
+// any new observations, and a refit is considered on the usual schedule.
 func (o *Optimizer) Relabel(rewards []float64) error {
 	if len(rewards) != len(o.y) {
 		return fmt.Errorf("bo: relabel with %d rewards for %d observations", len(rewards), len(o.y))
@@ -370,16 +387,10 @@ func (o *Optimizer) Relabel(rewards []float64) error {
 		}
 	}
 	copy(o.y, rewards)
-	if !o.gpOK {
-		return nil
-	}
-	if o.opts.Start != nil {
+	if o.opts.Start != nil && len(o.y) > 0 {
 		o.priorC = o.y[0]
 	}
-	if err := o.gp.SetY(o.y[:o.gpN]); err != nil {
-		o.gpOK = false
-		return err
-	}
+	o.relabeled = true
 	return nil
 }
 

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
-	"runtime"
-	"sardonics/runner"
 	"slices"
 	"testing"
 	"time"
@@ -276,35 +274,3 @@ func searchOnce(b *testing.B, space Space, opts Options, rounds int, i uint64) f
 type zeroSource struct{}
 
 func (zeroSource) Uint64() uint64 { return 0 }
-
-// essOptions are the options tune uses for its ess reward (tune.Config
-// defaults): the search starts at a default point with a local design, EI
-// per evaluation cost, and a lower-confidence-bound policy.
-func essOptions(space Space) Options {
-	start := space.ToUnit([]float64{1, 10, 0.95, 1.05, 0.4, 0.3, 0.3, 1})
-	return Options{Start: start, Init: space.Len(), InitRadius: 0.1, DirectPerPoint: 3, PolicyLCB: 1, PolicyObserved: true, GP: GPOptions{Restarts: 2, MaxIter: 30},
-		EvalCost: func(u []float64) float64 {
-			p := space.ToParams(u)
-			return 0.64 + 0.129*math.Round(p[7])*(math.Round(p[0])+math.Round(p[1]))
-		}}
-}
-
-// BenchmarkTuneLoopESS is BenchmarkTuneLoop with the ess tuner's options
-// and budget: 22 rounds of Next and Observe (25 iterations, 3 of them
-// warm-up), then Policy(1000, 0.2); it reports the median CPU time of one
-// search, measured on the benchmark's thread.
-func BenchmarkTuneLoopESS(b *testing.B) {
-	space := sardonicsSpace()
-	var best float64
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	cpu := make([]float64, 0, b.N)
-	for i := range b.N {
-		c0 := runner.ThreadCPU()
-		best += searchOnce(b, space, essOptions(space), 22, uint64(i)) / float64(b.N)
-		cpu = append(cpu, runner.ThreadCPU()-c0)
-	}
-	b.ReportMetric(best, "best-reward")
-	slices.Sort(cpu)
-	b.ReportMetric(1e3*cpu[len(cpu)/2], "median-cpu-ms/op")
-}
