@@ -22,9 +22,18 @@ func TestLogWeight(t *testing.T) {
 		{Exp, 1, 1e4, -MaxLogWeight, 0},
 		{Exp, 1, -1e4, MaxLogWeight, 0},
 		{Exp, 0, 5, 0, 0},
+		// gamma = beta theta overflowed to +Inf (or dE infinite at gamma
+		// 0): gamma dE is NaN for an unchanged energy, taken as 0, w(0).
+		{Logistic, math.Inf(1), 0, -math.Ln2, 1e-15},
+		{Exp, math.Inf(1), 0, 0, 0},
+		{Logistic, 0, math.Inf(-1), -math.Ln2, 1e-15},
+		{Exp, 0, math.Inf(1), 0, 0},
+		{Logistic, math.Inf(1), 1, -MaxLogWeight, 0},
+		{Logistic, math.Inf(1), -1, 0, 0},
+		{Exp, math.Inf(1), -1, MaxLogWeight, 0},
 	} {
 		got := LogWeight(c.w, c.gamma, c.dE)
-		if math.Abs(got-c.want) > c.relTol*math.Abs(c.want) {
+		if math.IsNaN(got) || math.Abs(got-c.want) > c.relTol*math.Abs(c.want) {
 			t.Errorf("LogWeight(%v, %v, %v) = %v (expected %v)", c.w, c.gamma, c.dE, got, c.want)
 		}
 	}

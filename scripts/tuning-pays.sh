@@ -80,7 +80,9 @@ for c in cases:
         ratios.append(ratio)
         fracs += frac
         policies = [s["params"] for s in ts]
-        default = sum(p.startswith("kl=1,ku=10,gl=0.95,gh=1.05,pll=0.4,phl=0.3,plh=0.3,n=1") for p in policies)
+        # The untuned run samples with the default theta: its params are
+        # that theta's text, which a policy that fell back to it repeats.
+        default = sum(p == u["params"] for p in policies)
         data[f"{c}-{seed}"] = {"case": c, "seed": int(seed), "untuned": {k: u[k] for k in keys}, "tuned": {k: t[k] for k in keys},
                                "ratio": ratio, "tuner_cpu_seconds": tuner, "tuned_trial_cpu_seconds": [s["cpu_seconds"] for s in ts],
                                "untuned_1e5_step_trial_cpu_seconds": base, "tuner_fraction": frac,

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
+	"sardonics/bo"
 	"sardonics/model"
 	"sardonics/runner"
 	"sardonics/saw"
@@ -244,4 +246,64 @@ func TestTunedRunReproducible(t *testing.T) {
 	if slices.Equal(a["sardonics"][0].Tune.Rewards, c["sardonics"][0].Tune.Rewards) {
 		t.Error("another seed gave the same rewards")
 	}
+}
+
+// essBump is a synthetic noisy reward on the SARDONICS space for
+// BenchmarkTuneLoopESS: a smooth bump at short walks (kl 4, ku 12, N 1,
+// within the ess search's cost bound), flat in the other parameters, plus
+// noise of standard deviation 0.05 (none with rr nil).
+func essBump(space bo.Space, u []float64, rr *rand.Rand) float64 {
+	p := space.ToParams(u)
+	kl, ku, gl, pll, n := (p[0]-4)/10, (p[1]-12)/30, p[2]-0.97, p[4], p[7]-1
+	r := 0.8 - 0.5*kl*kl - 0.3*ku*ku - 4*gl*gl + 0.1*math.Sin(3*pll) - 0.02*n*n
+	if rr != nil {
+		r += 0.05 * rr.NormFloat64()
+	}
+	return r
+}
+
+// BenchmarkTuneLoopESS times the ess tuner's search with the optimizer as
+// a Session configures it (Config defaults, expected improvement per
+// modeled cost, proposals beyond MaxCost moved within): the iterations
+// after the warm-up, each a Next and an Observe of essBump, then the
+// policy. It reports the median CPU time of one search, measured on the
+// benchmark's thread, and the noise-free reward of the best point.
+func BenchmarkTuneLoopESS(b *testing.B) {
+	cfg := Config{Reward: RewardESS}.WithDefaults()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var best float64
+	cpu := make([]float64, 0, b.N)
+	for i := range b.N {
+		c0 := runner.ThreadCPU()
+		s, err := NewSession(cfg, rand.NewPCG(uint64(i), 4))
+		if err != nil {
+			b.Fatal(err)
+		}
+		rr := rand.New(rand.NewPCG(uint64(i), 3))
+		for range cfg.Iterations - cfg.WarmUp {
+			u, err := s.opt.Next()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if math.IsInf(s.evalCost(u), 1) {
+				u = s.withinCost(u)
+			}
+			if err := s.opt.Observe(u, essBump(cfg.Space, u, rr)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, err := s.opt.Policy(cfg.Kernels, 0.2); err != nil {
+			b.Fatal(err)
+		}
+		u, err := s.opt.Best()
+		if err != nil {
+			b.Fatal(err)
+		}
+		cpu = append(cpu, runner.ThreadCPU()-c0)
+		best += essBump(cfg.Space, u, nil) / float64(b.N)
+	}
+	b.ReportMetric(best, "best-reward")
+	slices.Sort(cpu)
+	b.ReportMetric(1e3*cpu[len(cpu)/2], "median-cpu-ms/op")
 }

@@ -912,16 +912,23 @@ func WritePolicy(path string, p Policy) error {
 
 // ReadPolicy reads a policy file's kernels.
 func ReadPolicy(path string) ([]saw.Theta, error) {
+	_, th, err := LoadPolicy(path)
+	return th, err
+}
+
+// LoadPolicy reads a policy file: its fields (Spec empty where the file
+// names no model) and its kernels, parsed and validated, from one read.
+func LoadPolicy(path string) (Policy, []saw.Theta, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return Policy{}, nil, err
 	}
 	var p Policy
 	if err := json.Unmarshal(b, &p); err != nil {
-		return nil, fmt.Errorf("%s: %v (expected a policy file written by sardonics tune)", path, err)
+		return Policy{}, nil, fmt.Errorf("%s: %v (expected a policy file written by sardonics tune)", path, err)
 	}
 	if len(p.Kernels) == 0 {
-		return nil, fmt.Errorf("%s: no kernels (expected a non-empty \"kernels\" list)", path)
+		return Policy{}, nil, fmt.Errorf("%s: no kernels (expected a non-empty \"kernels\" list)", path)
 	}
 	out := make([]saw.Theta, len(p.Kernels))
 	for i, k := range p.Kernels {
@@ -930,9 +937,9 @@ func ReadPolicy(path string) ([]saw.Theta, error) {
 			err = th.Validate()
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: kernel %d: %v", path, i, err)
+			return Policy{}, nil, fmt.Errorf("%s: kernel %d: %v", path, i, err)
 		}
 		out[i] = th
 	}
-	return out, nil
+	return p, out, nil
 }

@@ -136,12 +136,12 @@ func TestPolicyFileRoundTrip(t *testing.T) {
 	if err := WritePolicy(path, p); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadPolicy(path)
+	back, got, err := LoadPolicy(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(got, thetas) {
-		t.Errorf("read back %v, want %v", got, thetas)
+	if !slices.Equal(got, thetas) || back.Spec != p.Spec || back.Beta != p.Beta {
+		t.Errorf("read back %v (spec %q, beta %v), want %v (%q, %v)", got, back.Spec, back.Beta, thetas, p.Spec, p.Beta)
 	}
 	for name, text := range map[string]string{
 		"truncated":  `{"kernels": ["kl=1,ku=2"`,
