@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -254,7 +255,8 @@ profile sampling alone, for example).`,
 			var tf tuneFlags
 			spec := fs.String("model", "", "model `SPEC` (ferro2d:L=60, frustrated2d:L=60,seed=1, spinglass3d:L=9,seed=1, chimera:M=4,N=4,T=4,seed=1, rbm:FILE.npz, rbm-random:V=784,H=500,seed=1,scale=0.1, paper-rbm, FILE.txt, FILE.qubo)")
 			temp.register(fs)
-			samplers := fs.String("sampler", "sardonics,gibbs", "comma-separated `LIST` of samplers: sardonics, gibbs, metropolis, sw, blockgibbs")
+			samplers := fs.String("sampler", "sardonics,gibbs", "comma-separated `LIST` of samplers: sardonics, hybrid, gibbs, metropolis, sw, blockgibbs")
+			mix := fs.String("mix", "", "hybrid's cycle `A:M`: A Metropolis sweeps then M SARDONICS moves per step (default: 1 sweep and a sweep's worth of SARDONICS flips)")
 			steps := fs.Int("steps", 100000, "steps per trial")
 			burn := fs.Int("burn", 0, "steps discarded from the statistics, still written to energy.csv (default min(20000, steps/5), with --tune at least the tuning steps)")
 			trials := fs.Int("trials", 10, "independent trials per sampler")
@@ -320,6 +322,9 @@ profile sampling alone, for example).`,
 					}
 					par := plan.trials
 					sc.EngineThreads = plan.engineThreads
+					if sc.Mix, err = parseMix(*mix, names); err != nil {
+						return err
+					}
 					sc.CPUs = cpus
 					cfg = &runner.Config{Model: m, Beta: beta, Samplers: names, Steps: *steps, Burn: *burn,
 						Trials: *trials, TrialOffset: *offset, Seed: *seed, Threads: par, SAW: sc, SaveStates: *save}
@@ -361,7 +366,7 @@ profile sampling alone, for example).`,
 				if err != nil {
 					return err
 				}
-				return saved.finish(runAndWrite(ctx, sig, cfg, *out, env, settingsString(sf, tf)+cfg.Replicas.String(), !*noFigures))
+				return saved.finish(runAndWrite(ctx, sig, cfg, *out, env, settingsString(sf, tf)+mixString(*mix)+cfg.Replicas.String(), !*noFigures))
 			}
 		},
 	})
@@ -374,6 +379,36 @@ profile sampling alone, for example).`,
 // sections of descheduled workers itself (see parallelsaw/sync.go); not
 // re-measured since. --engine-threads still sets any count.
 const maxAutoEngineThreads = 4
+
+// parseMix reads --mix A:M (A Metropolis sweeps, M SARDONICS moves; "":
+// hybrid's default), which only the hybrid sampler takes.
+func parseMix(s string, names []string) ([2]int, error) {
+	var mix [2]int
+	if s == "" {
+		return mix, nil
+	}
+	if !slices.Contains(names, "hybrid") {
+		return mix, usagef("--mix %s: only --sampler hybrid takes a cycle", s)
+	}
+	a, m, ok := strings.Cut(s, ":")
+	var err1, err2 error
+	if ok {
+		mix[0], err1 = strconv.Atoi(a)
+		mix[1], err2 = strconv.Atoi(m)
+	}
+	if !ok || err1 != nil || err2 != nil || mix[0] < 0 || mix[1] < 0 || mix[0]+mix[1] == 0 || mix[0] > 1e6 || mix[1] > 1e9 {
+		return mix, usagef("--mix %q (expected A:M, Metropolis sweeps and SARDONICS moves per step, >= 0 and not both 0, e.g. 1:10)", s)
+	}
+	return mix, nil
+}
+
+// mixString is --mix in the run's settings, when given.
+func mixString(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " mix=" + s
+}
 
 func settingsString(sf sawFlags, tf tuneFlags) string {
 	return fmt.Sprintf("params=%s layout=%s weight=%s accept=%s engine=%s tune=%v policy=%s iterations=%d iter-steps=%d reward=%s bounds=%s kernels=%d",

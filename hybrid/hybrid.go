@@ -31,6 +31,13 @@ type ThetaSource interface {
 	SAWThetas() []saw.Theta
 }
 
+// CycleSource may be implemented by opts that are not an Options (the
+// runner's sardonics settings, which every sampler is handed) to give the
+// cycle; (0, 0) asks for the default.
+type CycleSource interface {
+	HybridCycle() (a, m int)
+}
+
 // Components: index into Chain.parts, in the order a step runs them.
 const (
 	metro = iota
@@ -126,6 +133,9 @@ func resolve(opts any, n int) (Options, error) {
 		}
 	default:
 		o.SAW = opts
+		if cs, ok := opts.(CycleSource); ok {
+			o.A, o.M = cs.HybridCycle()
+		}
 	}
 	if o.A < 0 || o.M < 0 {
 		return o, fmt.Errorf("hybrid: cycle %d:%d (expected sweeps and moves >= 0, not both 0)", o.A, o.M)

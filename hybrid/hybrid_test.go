@@ -564,9 +564,10 @@ func TestDefaultCycleAndRegistry(t *testing.T) {
 		{"nil", nil, 1, 2},
 		{"Options", hybrid.Options{A: 3, M: 4}, 3, 4},
 		{"*Options", &hybrid.Options{A: 0, M: 4}, 0, 4},
-		{"zero Options", hybrid.Options{SAW: sc}, 1, 2},
-		{"SAW opts alone", sc, 1, 2},
+		{"zero Options", hybrid.Options{SAW: sc}, 1, 1}, // the runner's settings are a ThetaSource
+		{"SAW opts alone", sc, 1, 1},
 		{"ThetaSource", hybrid.Options{SAW: thetaOpts{sc}}, 1, 1},
+		{"CycleSource", runner.SAWConfig{Thetas: sc.Thetas, Mix: [2]int{2, 5}}, 2, 5}, // --mix through the runner
 	} {
 		ch := newHybrid(t, m, 1, c.opts, rng.Sub(1, 0, 1), init)
 		if a, mv := ch.(*hybrid.Chain).Mix(); a != c.a || mv != c.m {

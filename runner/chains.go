@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	_ "sardonics/baseline" // registers gibbs, metropolis, sw, blockgibbs
+	_ "sardonics/hybrid"   // registers hybrid
 	"sardonics/model"
 	"sardonics/sampler"
 	"sardonics/saw"
@@ -19,7 +20,17 @@ type SAWConfig struct {
 	Engine        string // auto, tree, bucket (sparse); auto, dense, parallel (RBM)
 	EngineThreads int    // sections of the parallel engine (0: auto)
 	CPUs          []int  // CPUs the parallel engine may pin its workers to
+	// Mix is the hybrid sampler's cycle (Metropolis sweeps, SARDONICS
+	// moves per step; zero: its default), which it reads through
+	// HybridCycle: the runner hands every sampler these settings.
+	Mix [2]int
 }
+
+// HybridCycle is the hybrid sampler's cycle (hybrid.CycleSource).
+func (sc SAWConfig) HybridCycle() (a, m int) { return sc.Mix[0], sc.Mix[1] }
+
+// SAWThetas are the thetas the sardonics chains run (hybrid.ThetaSource).
+func (sc SAWConfig) SAWThetas() []saw.Theta { return sc.Thetas }
 
 // UsageError marks a problem with the command line (exit status 2).
 type UsageError struct{ Msg string }

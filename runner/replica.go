@@ -64,7 +64,7 @@ func (rc ReplicaConfig) Check(name string, m *model.Model, beta float64, sc SAWC
 		return &UsageError{fmt.Sprintf("--swap-every %d (expected >= 1, or 0 for the default)", rc.SwapEvery)}
 	case name == "sw":
 		return &UsageError{"--replicas: sw cannot change its temperature in place (its bond probabilities are built for one beta); use gibbs, metropolis, blockgibbs or sardonics"}
-	case name == "sardonics" && kindOf(name).ChainCPUs(m, sc) > 1:
+	case kindOf(name).ChainCPUs(m, sc) > 1:
 		return &UsageError{"--replicas with the parallel RBM engine would run a spinning engine per rung; use --engine dense (replicas run in parallel instead)"}
 	}
 	return nil
