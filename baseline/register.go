@@ -19,7 +19,8 @@ func init() {
 	}
 	sampler.Register(sampler.Kind{Name: "gibbs", Rank: 10, New: plain(NewGibbs)})
 	sampler.Register(sampler.Kind{Name: "metropolis", Rank: 20, New: plain(NewMetropolis)})
-	sampler.Register(sampler.Kind{Name: "sw", Rank: 30, New: plain(NewSW)})
+	sampler.Register(sampler.Kind{Name: "sw", Rank: 30, New: plain(NewSW),
+		Untempered: "its bond probabilities are built for one beta"})
 	sampler.Register(sampler.Kind{Name: "blockgibbs", Rank: 40, New: plain(NewBlockGibbs),
 		Check: func(m *model.Model) error {
 			if m.RBM == nil {

@@ -15,6 +15,8 @@ import (
 	"sardonics/model"
 	"sardonics/runner"
 	"sardonics/saw"
+	"sardonics/sawsampler"
+	"sardonics/summary"
 	"sardonics/topology"
 )
 
@@ -71,7 +73,7 @@ func cpuNow() float64 { return runner.ThreadCPU() }
 
 // measure steps a chain until budget CPU seconds are spent and returns
 // steps, CPU seconds and flips.
-func measure(ctx context.Context, name string, m *model.Model, beta float64, sc runner.SAWConfig, budget float64) (steps int64, cpu, wall float64, flips int64, err error) {
+func measure(ctx context.Context, name string, m *model.Model, beta float64, sc sawsampler.Config, budget float64) (steps int64, cpu, wall float64, flips int64, err error) {
 	if sc.Engine == "parallel" && len(sc.CPUs) > 0 {
 		undo, _ := topology.PinFor(sc.CPUs[0]) // as runner pins a trial's coordinator
 		defer undo()
@@ -157,7 +159,7 @@ const speedupRounds = 5
 // wall time per flip over the parallel engine's (sc), each round measuring
 // both for budget/speedupRounds: on a shared machine a load change then
 // hits both sides of a ratio rather than one whole measurement.
-func speedup(ctx context.Context, m *model.Model, beta float64, sc runner.SAWConfig, budget float64) (float64, error) {
+func speedup(ctx context.Context, m *model.Model, beta float64, sc sawsampler.Config, budget float64) (float64, error) {
 	ds := sc
 	ds.Engine, ds.EngineThreads = "dense", 0
 	var ratios []float64
@@ -201,7 +203,7 @@ func Run(cfg Config) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		sc := runner.SAWConfig{Thetas: []saw.Theta{saw.DefaultTheta}, Engine: k.engine, EngineThreads: k.threads, CPUs: cpus}
+		sc := sawsampler.Config{Thetas: []saw.Theta{saw.DefaultTheta}, Engine: k.engine, EngineThreads: k.threads, CPUs: cpus}
 		steps, cpu, wall, flips, err := measure(cfg.ctx(), k.sampler, m, k.beta, sc, cfg.Budget.Seconds())
 		if errors.Is(err, ErrStopped) {
 			return rep, err
@@ -305,7 +307,7 @@ func essLines(rep *Report, cfg Config) error {
 		}
 		rc := &runner.Config{Model: m, Beta: c.beta, Samplers: []string{"sardonics", "gibbs", "metropolis", "sw"},
 			Steps: 20000, Burn: 4000, Trials: 4, Seed: 1, Threads: 1,
-			SAW: runner.SAWConfig{Thetas: []saw.Theta{saw.DefaultTheta}}}
+			SAW: sawsampler.Config{Thetas: []saw.Theta{saw.DefaultTheta}}}
 		rc.Stop = stopFlag(cfg.ctx())
 		recs, wall, err := runner.Run(rc)
 		if errors.Is(err, runner.ErrInterrupted) {
@@ -315,7 +317,7 @@ func essLines(rep *Report, cfg Config) error {
 			return err
 		}
 		for _, name := range rc.Samplers {
-			r := runner.Summarize(name, recs[name], rc.Steps, rc.Burn, wall[name])
+			r := summary.Summarize(name, recs[name], rc.Steps, rc.Burn, wall[name])
 			rh := "n/a"
 			if r.Rhat != nil {
 				rh = fmt.Sprintf("%.3f", *r.Rhat)

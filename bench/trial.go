@@ -9,6 +9,8 @@ import (
 	"sardonics/model"
 	"sardonics/runner"
 	"sardonics/saw"
+	"sardonics/sawsampler"
+	"sardonics/summary"
 )
 
 // trialLine is one whole-trial measurement: a `sample` trial (burn-in 0,
@@ -39,7 +41,7 @@ const (
 
 // wholeTrial runs one trial of steps steps exactly as `sample --steps
 // steps --burn 0 --trials 1` runs it (without an output folder).
-func wholeTrial(ctx context.Context, m *model.Model, beta float64, name string, sc runner.SAWConfig, steps int) (*runner.TrialRecord, error) {
+func wholeTrial(ctx context.Context, m *model.Model, beta float64, name string, sc sawsampler.Config, steps int) (*summary.TrialRecord, error) {
 	cfg := &runner.Config{Model: m, Beta: beta, Samplers: []string{name}, Steps: steps, Burn: 0, Trials: 1,
 		Seed: 1, Threads: 1, SAW: sc, Stop: stopFlag(ctx)}
 	rec, err := runner.RunTrial(cfg, name, 0)
@@ -53,7 +55,7 @@ func wholeTrial(ctx context.Context, m *model.Model, beta float64, name string, 
 // (which also warms the caches) prices a step, and each of the
 // trialRounds trials gets budget/trialRounds, within [minTrialSteps,
 // maxTrialSteps] and in whole runner blocks.
-func trialSteps(ctx context.Context, m *model.Model, beta float64, name string, sc runner.SAWConfig, budget float64) (int, error) {
+func trialSteps(ctx context.Context, m *model.Model, beta float64, name string, sc sawsampler.Config, budget float64) (int, error) {
 	rec, err := wholeTrial(ctx, m, beta, name, sc, minTrialSteps)
 	if err != nil {
 		return 0, err
@@ -68,7 +70,7 @@ func trialSteps(ctx context.Context, m *model.Model, beta float64, name string, 
 
 // measureTrial is the median ns per flip of trialRounds whole trials.
 func measureTrial(ctx context.Context, tl trialLine, m *model.Model, budget float64) (Line, error) {
-	sc := runner.SAWConfig{Thetas: []saw.Theta{saw.DefaultTheta}, Engine: tl.engine}
+	sc := sawsampler.Config{Thetas: []saw.Theta{saw.DefaultTheta}, Engine: tl.engine}
 	steps, err := trialSteps(ctx, m, tl.beta, tl.sampler, sc, budget)
 	if err != nil {
 		return Line{}, err

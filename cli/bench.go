@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"sardonics/bench"
-	"sardonics/runner"
+	"sardonics/model"
 )
 
 func init() {
@@ -59,7 +59,7 @@ metropolis, sw, saw, rbm, trial, ess.`,
 					return err
 				}
 				path := filepath.Join(*out, "bench.json")
-				if err := runner.WriteFileAtomic(path, append(b, '\n')); err != nil {
+				if err := model.WriteFileMkdir(path, append(b, '\n')); err != nil {
 					return err
 				}
 				fmt.Fprintf(env.Stdout, "wrote %s\n", path)

@@ -11,7 +11,7 @@ import (
 
 	"sardonics/model"
 	"sardonics/pprof"
-	"sardonics/runner"
+	"sardonics/sampler"
 )
 
 // Command is one subcommand.
@@ -52,7 +52,7 @@ func ExitCode(err error) int {
 		return 130
 	}
 	var ue *UsageError
-	var re *runner.UsageError
+	var re *sampler.UsageError
 	var ie *model.InputError
 	if errors.As(err, &ue) || errors.As(err, &re) || errors.As(err, &ie) || errors.Is(err, flag.ErrHelp) {
 		return 2

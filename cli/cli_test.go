@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"sardonics/internal/kaufman"
-	"sardonics/runner"
+	"sardonics/summary"
 )
 
 func run(t *testing.T, args ...string) (string, string, error) {
@@ -21,13 +21,13 @@ func run(t *testing.T, args ...string) (string, string, error) {
 	return out.String(), errb.String(), err
 }
 
-func readSummary(t *testing.T, dir string) runner.Summary {
+func readSummary(t *testing.T, dir string) summary.Summary {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s runner.Summary
+	var s summary.Summary
 	if err := json.Unmarshal(b, &s); err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestSplitTrialsMergeExactly(t *testing.T) {
 		}
 	}
 	sa, sb := readSummary(t, one), readSummary(t, merged)
-	for _, s := range []*runner.Summary{&sa, &sb} {
+	for _, s := range []*summary.Summary{&sa, &sb} {
 		for _, r := range s.Results {
 			r.WallSeconds, r.CPUSeconds, r.ESSPerCPUSecond, r.NsPerFlip = 0, 0, 0, nil
 		}

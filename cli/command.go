@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"sardonics/model"
 	"sardonics/runner"
 )
 
@@ -309,7 +310,7 @@ func saveCommand(fs *flag.FlagSet, cfg *runner.Config, dir string, env *Env) (*s
 	if err != nil {
 		return nil, err
 	}
-	if err := runner.WriteFileAtomic(path, append(b, '\n')); err != nil {
+	if err := model.WriteFileMkdir(path, append(b, '\n')); err != nil {
 		return nil, err
 	}
 	return &savedCommand{path: path}, nil

@@ -9,7 +9,7 @@ import (
 // sections over the usable CPUs.
 type cpuPlan struct {
 	trials        int    // trials run at once (runner.Config.Threads)
-	engineThreads int    // runner.SAWConfig.EngineThreads
+	engineThreads int    // sawsampler.Config.EngineThreads
 	warning       string // one line for stderr after "sardonics: warning: ", or ""
 }
 

@@ -14,7 +14,7 @@ import (
 
 	"sardonics/exact"
 	"sardonics/model"
-	"sardonics/runner"
+	"sardonics/summary"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden transcripts cli/testdata/flags_*.golden")
@@ -295,7 +295,7 @@ func TestShortTrialCPUTime(t *testing.T) {
 	if !(r.CPUSeconds > 0) || r.NsPerFlip == nil || !(*r.NsPerFlip > 0) {
 		t.Errorf("cpu_seconds %v, ns_per_flip %v: want measured values", r.CPUSeconds, r.NsPerFlip)
 	}
-	b, err := os.ReadFile(filepath.Join(runner.TrialDir(dir, "gibbs", 0), "stats.json"))
+	b, err := os.ReadFile(filepath.Join(summary.TrialDir(dir, "gibbs", 0), "stats.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

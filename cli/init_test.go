@@ -10,6 +10,7 @@ import (
 
 	"sardonics/model"
 	"sardonics/runner"
+	"sardonics/sawsampler"
 )
 
 // TestInitScripts: --init from a text file and from the states.npy of
@@ -70,7 +71,7 @@ func TestInitStartsFromSavedState(t *testing.T) {
 	for _, name := range []string{"gibbs", "metropolis"} {
 		for tr := range 2 {
 			got := readEnergies(t, filepath.Join(b, name, "trial-"+strconv.Itoa(tr), "energy.csv"))
-			ch, release, err := runner.NewChain(name, m, beta, runner.SAWConfig{}, runner.StreamFor(seed, tr, name), slices.Clone(rows[0]))
+			ch, release, err := runner.NewChain(name, m, beta, sawsampler.Config{}, runner.StreamFor(seed, tr, name), slices.Clone(rows[0]))
 			if err != nil {
 				t.Fatal(err)
 			}

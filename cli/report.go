@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 
 	"sardonics/runner"
+	"sardonics/sampler"
+	"sardonics/summary"
 	"sardonics/topology"
 )
 
@@ -35,8 +37,8 @@ exactly as one process running all the trials would (timings aside).`,
 }
 
 func merge(out string, dirs []string, env *Env, figures bool) error {
-	var meta *runner.Meta
-	recs := map[string][]*runner.TrialRecord{}
+	var meta *summary.Meta
+	recs := map[string][]*summary.TrialRecord{}
 	seen := map[string]string{}
 	var order []string
 	for _, d := range dirs {
@@ -47,7 +49,7 @@ func merge(out string, dirs []string, env *Env, figures bool) error {
 		if err != nil {
 			return usagef("report: %s is not a sample output folder: %v", d, err)
 		}
-		var m runner.Meta
+		var m summary.Meta
 		if err := json.Unmarshal(b, &m); err != nil {
 			return usagef("report: %s: %v", filepath.Join(d, "run.json"), err)
 		}
@@ -66,7 +68,7 @@ func merge(out string, dirs []string, env *Env, figures bool) error {
 			}
 			trials, _ := filepath.Glob(filepath.Join(d, e.Name(), "trial-*"))
 			for _, td := range trials {
-				r, err := runner.ReadTrial(td)
+				r, err := summary.ReadTrial(td)
 				if err != nil {
 					return usagef("report: %v", err)
 				}
@@ -82,23 +84,23 @@ func merge(out string, dirs []string, env *Env, figures bool) error {
 			}
 		}
 	}
-	order = runner.CanonicalOrder(order)
-	var results []*runner.Result
+	order = sampler.CanonicalOrder(order)
+	var results []*summary.Result
 	for _, name := range order {
-		rs := runner.SortedTrials(recs[name])
+		rs := summary.SortedTrials(recs[name])
 		recs[name] = rs
 		for _, r := range rs {
-			if err := runner.WriteTrial(out, r); err != nil {
+			if err := summary.WriteTrial(out, r); err != nil {
 				return err
 			}
 		}
-		results = append(results, runner.Summarize(name, rs, meta.Steps, meta.BurnIn, 0))
+		results = append(results, summary.Summarize(name, rs, meta.Steps, meta.BurnIn, 0))
 	}
-	sum, err := runner.WriteOutputs(out, *meta, topology.Describe(), results, recs, figures)
+	sum, err := summary.WriteOutputs(out, *meta, topology.Describe(), results, recs, figures)
 	if err != nil {
 		return err
 	}
-	fmt.Fprint(env.Stdout, runner.Table(results))
+	fmt.Fprint(env.Stdout, summary.Table(results))
 	for _, w := range sum.Warnings {
 		fmt.Fprintf(env.Stderr, "sardonics: warning: %s\n", w)
 	}

@@ -18,6 +18,8 @@ import (
 	"sardonics/model"
 	"sardonics/runner"
 	"sardonics/saw"
+	"sardonics/sawsampler"
+	"sardonics/summary"
 	"sardonics/topology"
 )
 
@@ -160,8 +162,8 @@ func (s *sawFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&s.engineThreads, "engine-threads", 0, "sections of the parallel RBM engine (0: automatic, see help)")
 }
 
-func (s *sawFlags) config(m *model.Model, stderr interface{ Write([]byte) (int, error) }) (runner.SAWConfig, error) {
-	var sc runner.SAWConfig
+func (s *sawFlags) config(m *model.Model, stderr interface{ Write([]byte) (int, error) }) (sawsampler.Config, error) {
+	var sc sawsampler.Config
 	var err error
 	if sc.Options.Layout, err = saw.ParseLayout(s.layout); err != nil {
 		return sc, usagef("--layout: %v", err)
@@ -424,7 +426,7 @@ func runAndWrite(ctx context.Context, sig func() os.Signal, cfg *runner.Config, 
 		return err
 	}
 	cfg.Dir = dir
-	cfg.Meta = runner.Meta{Spec: cfg.Model.Spec, Variables: cfg.Model.Variables(), Interactions: cfg.Model.Interactions(),
+	cfg.Meta = summary.Meta{Spec: cfg.Model.Spec, Variables: cfg.Model.Variables(), Interactions: cfg.Model.Interactions(),
 		Beta: cfg.Beta, Seed: cfg.Seed, Steps: cfg.Steps, BurnIn: cfg.Burn, Settings: settings}
 	cfg.Stop = new(atomic.Bool)
 	defer context.AfterFunc(ctx, func() { cfg.Stop.Store(true) })()
@@ -436,13 +438,13 @@ func runAndWrite(ctx context.Context, sig func() os.Signal, cfg *runner.Config, 
 	if err != nil {
 		return err
 	}
-	var sum *runner.Summary
-	var results []*runner.Result
+	var sum *summary.Summary
+	var results []*summary.Result
 	err = untilSignal(ctx, func() (err error) {
 		for _, name := range cfg.Samplers {
-			results = append(results, runner.Summarize(name, recs[name], cfg.Steps, cfg.Burn, wall[name]))
+			results = append(results, summary.Summarize(name, recs[name], cfg.Steps, cfg.Burn, wall[name]))
 		}
-		sum, err = runner.WriteOutputs(dir, cfg.Meta, topology.Describe(), results, recs, figures)
+		sum, err = summary.WriteOutputs(dir, cfg.Meta, topology.Describe(), results, recs, figures)
 		return err
 	})
 	if ctx.Err() != nil {
@@ -453,7 +455,7 @@ func runAndWrite(ctx context.Context, sig func() os.Signal, cfg *runner.Config, 
 		return err
 	}
 	os.RemoveAll(filepath.Join(dir, "checkpoint"))
-	fmt.Fprint(env.Stdout, runner.Table(results))
+	fmt.Fprint(env.Stdout, summary.Table(results))
 	for _, w := range sum.Warnings {
 		fmt.Fprintf(env.Stderr, "sardonics: warning: %s\n", w)
 	}

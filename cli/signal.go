@@ -5,11 +5,12 @@ import (
 	"io"
 
 	"fmt"
-	"golang.org/x/term"
 	"os"
 	"os/signal"
 	"sync/atomic"
 	"syscall"
+
+	"golang.org/x/term"
 )
 
 // isTerminal says whether w is a terminal (progress bar) or a file or pipe

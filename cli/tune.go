@@ -12,6 +12,7 @@ import (
 	"sardonics/report"
 	"sardonics/runner"
 	"sardonics/saw"
+	"sardonics/summary"
 	"sardonics/tune"
 )
 
@@ -207,8 +208,8 @@ Writes DIR/policy.json (K settings from the policy, reusable with sample
 				if err := tune.WritePolicy(filepath.Join(*out, "policy.json"), pol); err != nil {
 					return err
 				}
-				rec := &runner.TrialRecord{Sampler: "sardonics", Trial: *trial, Tune: res.Record()}
-				if err := runner.WriteTuningCSV(filepath.Join(*out, "tuning.csv"), []*runner.TrialRecord{rec}); err != nil {
+				rec := &summary.TrialRecord{Sampler: "sardonics", Trial: *trial, Tune: res.Record()}
+				if err := summary.WriteTuningCSV(filepath.Join(*out, "tuning.csv"), []*summary.TrialRecord{rec}); err != nil {
 					return err
 				}
 				if err := report.PlotRewards(filepath.Join(*out, "rewards.png"), fmt.Sprintf("Tuning rewards: %s, beta = %g", m.Spec, beta), res.Rewards); err != nil {
@@ -236,8 +237,8 @@ func keepTuning(env *Env, out, spec string, beta float64, trial int, c tune.Conf
 		if err := os.MkdirAll(out, 0o755); err != nil {
 			return err
 		}
-		rec := &runner.TrialRecord{Sampler: "sardonics", Trial: trial, Tune: res.Record()}
-		if err := runner.WriteTuningCSV(filepath.Join(out, "tuning.csv"), []*runner.TrialRecord{rec}); err != nil {
+		rec := &summary.TrialRecord{Sampler: "sardonics", Trial: trial, Tune: res.Record()}
+		if err := summary.WriteTuningCSV(filepath.Join(out, "tuning.csv"), []*summary.TrialRecord{rec}); err != nil {
 			return err
 		}
 		if err := report.PlotRewards(filepath.Join(out, "rewards.png"), fmt.Sprintf("Tuning rewards (interrupted): %s, beta = %g", spec, beta), res.Rewards); err != nil {

@@ -16,6 +16,7 @@ import (
 	"sardonics/runner" // registers sardonics (and, through it, metropolis)
 	"sardonics/sampler"
 	"sardonics/saw"
+	"sardonics/sawsampler"
 )
 
 const (
@@ -32,7 +33,7 @@ type kase struct {
 }
 
 func opts(a, m int, engine string) hybrid.Options {
-	return hybrid.Options{A: a, M: m, SAW: runner.SAWConfig{Thetas: []saw.Theta{saw.DefaultTheta}, Engine: engine}}
+	return hybrid.Options{A: a, M: m, SAW: sawsampler.Config{Thetas: []saw.Theta{saw.DefaultTheta}, Engine: engine}}
 }
 
 func load(t testing.TB, spec string) *model.Model {
@@ -392,7 +393,7 @@ func TestRefusedStateChangesNothing(t *testing.T) {
 	good := a.AppendState(nil)
 	other, _ := mk(opts(1, 3, ""))
 	def, _ := mk(nil)
-	mst, rel, _ := runner.NewChain("metropolis", m, 1, runner.SAWConfig{}, rng.Sub(1, 1, 1), randomSpins(rng.Sub(1, 1, 0), m.Variables()))
+	mst, rel, _ := runner.NewChain("metropolis", m, 1, sawsampler.Config{}, rng.Sub(1, 1, 1), randomSpins(rng.Sub(1, 1, 0), m.Variables()))
 	defer rel()
 	for name, bad := range map[string][]byte{
 		"other cycle":   other.AppendState(nil),
@@ -523,7 +524,7 @@ func TestEnergyStatsReset(t *testing.T) {
 
 // thetaOpts is SAW opts that say their thetas (hybrid.ThetaSource).
 type thetaOpts struct {
-	runner.SAWConfig
+	sawsampler.Config
 }
 
 func (o thetaOpts) SAWThetas() []saw.Theta { return o.Thetas }
@@ -555,7 +556,7 @@ func TestDefaultCycleAndRegistry(t *testing.T) {
 	}
 	m := load(t, glass)
 	init := randomSpins(rng.Sub(1, 0, 0), m.Variables())
-	sc := runner.SAWConfig{Thetas: []saw.Theta{long}}
+	sc := sawsampler.Config{Thetas: []saw.Theta{long}}
 	for _, c := range []struct {
 		name string
 		opts any
@@ -567,7 +568,7 @@ func TestDefaultCycleAndRegistry(t *testing.T) {
 		{"zero Options", hybrid.Options{SAW: sc}, 1, 1}, // the runner's settings are a ThetaSource
 		{"SAW opts alone", sc, 1, 1},
 		{"ThetaSource", hybrid.Options{SAW: thetaOpts{sc}}, 1, 1},
-		{"CycleSource", runner.SAWConfig{Thetas: sc.Thetas, Mix: [2]int{2, 5}}, 2, 5}, // --mix through the runner
+		{"CycleSource", sawsampler.Config{Thetas: sc.Thetas, Mix: [2]int{2, 5}}, 2, 5}, // --mix through the runner
 	} {
 		ch := newHybrid(t, m, 1, c.opts, rng.Sub(1, 0, 1), init)
 		if a, mv := ch.(*hybrid.Chain).Mix(); a != c.a || mv != c.m {
@@ -580,7 +581,7 @@ func TestDefaultCycleAndRegistry(t *testing.T) {
 		}
 	}
 	r := load(t, rbm)
-	par := runner.SAWConfig{Engine: "parallel", EngineThreads: 2}
+	par := sawsampler.Config{Engine: "parallel", EngineThreads: 2}
 	for _, c := range []struct {
 		opts any
 		cpus int

@@ -162,6 +162,15 @@ func Write(m *Model, path string) error {
 	return WriteFileAtomic(path, buf.Bytes())
 }
 
+// WriteFileMkdir is WriteFileAtomic after creating path's folder if
+// needed (trial folders, checkpoints, summaries).
+func WriteFileMkdir(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, data)
+}
+
 // WriteFileAtomic writes data to a temporary file beside path, syncs it and
 // renames it to path.
 func WriteFileAtomic(path string, data []byte) error {

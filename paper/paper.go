@@ -17,7 +17,10 @@ import (
 	"sardonics/model"
 	"sardonics/report"
 	"sardonics/runner"
+	"sardonics/sampler"
 	"sardonics/saw"
+	"sardonics/sawsampler"
+	"sardonics/summary"
 	"sardonics/topology"
 	"sardonics/tune"
 )
@@ -114,14 +117,14 @@ func Run(cfg Config, log io.Writer) error {
 	if !cfg.TablesOnly {
 		sv := Saved{Scale: cfg.Scale, Only: cfg.Only, Trials: cfg.Trials, Seed: cfg.Seed}
 		if old, err := ReadSaved(cfg.Out); err == nil && old != sv {
-			return &runner.UsageError{Msg: fmt.Sprintf("%s holds a paper run with other settings (%+v, this run %+v); choose another --out, delete it, or continue it with --resume %s",
+			return &sampler.UsageError{Msg: fmt.Sprintf("%s holds a paper run with other settings (%+v, this run %+v); choose another --out, delete it, or continue it with --resume %s",
 				cfg.Out, old, sv, cfg.Out)}
 		}
 		if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 			return err
 		}
 		b, _ := json.MarshalIndent(sv, "", "  ")
-		if err := runner.WriteFileAtomic(filepath.Join(cfg.Out, stateFile), append(b, '\n')); err != nil {
+		if err := model.WriteFileMkdir(filepath.Join(cfg.Out, stateFile), append(b, '\n')); err != nil {
 			return err
 		}
 	}
@@ -155,7 +158,7 @@ func Run(cfg Config, log io.Writer) error {
 		if err != nil {
 			return err
 		}
-		meta := runner.Meta{Spec: ex.Spec, Variables: m.Variables(), Interactions: m.Interactions(), Beta: ex.Beta,
+		meta := summary.Meta{Spec: ex.Spec, Variables: m.Variables(), Interactions: m.Interactions(), Beta: ex.Beta,
 			Seed: cfg.Seed, Steps: steps, BurnIn: burn, Settings: fmt.Sprintf("paper experiment %s, scale %g", ex.Name, cfg.Scale)}
 		if o, ok := finished(ex, dir, meta, cfg.Trials); ok {
 			fmt.Fprintf(log, "== %s: finished in an earlier run, kept\n", ex.Name)
@@ -165,7 +168,7 @@ func Run(cfg Config, log io.Writer) error {
 		tc := tune.Config{Iterations: iters, IterSteps: 100, CostAware: CostTuned[ex.Name]}
 		rc := &runner.Config{Model: m, Beta: ex.Beta, Samplers: ex.Samplers, Steps: steps, Burn: burn,
 			Trials: cfg.Trials, Seed: cfg.Seed, Threads: cfg.Threads, Progress: cfg.Progress,
-			SAW:  runner.SAWConfig{Thetas: []saw.Theta{saw.DefaultTheta}},
+			SAW:  sawsampler.Config{Thetas: []saw.Theta{saw.DefaultTheta}},
 			Tune: tune.Tuner(tc),
 			// Finished trials are written to dir at once and a stop
 			// checkpoints the running ones there, keyed by meta.
@@ -190,33 +193,33 @@ func Run(cfg Config, log io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", ex.Name, err)
 		}
-		var results []*runner.Result
+		var results []*summary.Result
 		for _, name := range rc.Samplers {
 			for _, r := range recs[name] {
-				if err := runner.WriteTrial(dir, r); err != nil {
+				if err := summary.WriteTrial(dir, r); err != nil {
 					return err
 				}
 			}
-			results = append(results, runner.Summarize(name, recs[name], steps, burn, wall[name]))
+			results = append(results, summary.Summarize(name, recs[name], steps, burn, wall[name]))
 		}
 		os.RemoveAll(filepath.Join(dir, "checkpoint"))
-		if _, err := runner.WriteSummary(dir, meta, topology.Describe(), results, recs); err != nil {
+		if _, err := summary.WriteSummary(dir, meta, topology.Describe(), results, recs); err != nil {
 			return err
 		}
 		if err := modelPicture(filepath.Join(dir, "model.png"), ex, m); err != nil {
 			return fmt.Errorf("%s: %w", ex.Name, err)
 		}
-		fmt.Fprint(log, runner.Table(results))
+		fmt.Fprint(log, summary.Table(results))
 		fmt.Fprintf(log, "%s took %s\n", ex.Name, time.Since(start).Round(time.Second))
 		done = append(done, &Outcome{Experiment: ex, Results: results, Steps: steps})
 	}
 	if len(done) == 0 {
 		return fmt.Errorf("no experiment named %q (expected one of %s)", cfg.Only, names())
 	}
-	if err := runner.WriteFileAtomic(filepath.Join(cfg.Out, "table.md"), []byte(Table(done, cfg))); err != nil {
+	if err := model.WriteFileMkdir(filepath.Join(cfg.Out, "table.md"), []byte(Table(done, cfg))); err != nil {
 		return err
 	}
-	return runner.WriteFileAtomic(filepath.Join(cfg.Out, "claims.md"), []byte(Claims(done)))
+	return model.WriteFileMkdir(filepath.Join(cfg.Out, "claims.md"), []byte(Claims(done)))
 }
 
 // HasPicture tells whether an experiment gets a model.png: the lattices and
@@ -271,32 +274,32 @@ func redraw(dir string, o *Outcome) error {
 	if err != nil {
 		return err
 	}
-	var meta runner.Meta
+	var meta summary.Meta
 	if err := json.Unmarshal(b, &meta); err != nil {
 		return fmt.Errorf("%s: %v", filepath.Join(dir, "run.json"), err)
 	}
-	recs := map[string][]*runner.TrialRecord{}
+	recs := map[string][]*summary.TrialRecord{}
 	for _, r := range o.Results {
 		for _, t := range r.TrialIDs {
-			rec, err := runner.ReadTrial(runner.TrialDir(dir, r.Sampler, t))
+			rec, err := summary.ReadTrial(summary.TrialDir(dir, r.Sampler, t))
 			if err != nil {
 				return nil // no traces here: keep the committed figures
 			}
 			recs[r.Sampler] = append(recs[r.Sampler], rec)
 		}
 	}
-	return runner.DrawFigures(dir, meta, o.Results, recs)
+	return summary.DrawFigures(dir, meta, o.Results, recs)
 }
 
 // finished loads an experiment a previous run of the same settings
 // completed: its summary.json and run.json exist, run.json's Meta is meta,
 // and every sampler has its trials.
-func finished(ex Experiment, dir string, meta runner.Meta, trials int) (*Outcome, bool) {
+func finished(ex Experiment, dir string, meta summary.Meta, trials int) (*Outcome, bool) {
 	b, err := os.ReadFile(filepath.Join(dir, "run.json"))
 	if err != nil {
 		return nil, false
 	}
-	var got runner.Meta
+	var got summary.Meta
 	if json.Unmarshal(b, &got) != nil || got != meta {
 		return nil, false
 	}

@@ -6,15 +6,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sardonics/summary"
 	"strings"
-
-	"sardonics/runner"
 )
 
 // Outcome is one experiment's results.
 type Outcome struct {
 	Experiment Experiment
-	Results    []*runner.Result
+	Results    []*summary.Result
 	Steps      int
 }
 
@@ -23,7 +22,7 @@ func readOutcome(ex Experiment, dir string) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	var s runner.Summary
+	var s summary.Summary
 	if err := json.Unmarshal(b, &s); err != nil {
 		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, "summary.json"), err)
 	}
@@ -34,7 +33,7 @@ func readOutcome(ex Experiment, dir string) (*Outcome, error) {
 	return o, nil
 }
 
-func (o *Outcome) get(name string) *runner.Result {
+func (o *Outcome) get(name string) *summary.Result {
 	for _, r := range o.Results {
 		if r.Sampler == name {
 			return r
@@ -46,7 +45,7 @@ func (o *Outcome) get(name string) *runner.Result {
 // mixed says whether a sampler's trials agree (split-R-hat below 1.1).
 // Where R-hat could not be estimated (nil) it says false; the claims ask
 // rhatUnknown first and do not judge such a sampler.
-func mixed(r *runner.Result) bool { return r.Rhat != nil && *r.Rhat < 1.1 }
+func mixed(r *summary.Result) bool { return r.Rhat != nil && *r.Rhat < 1.1 }
 
 func fmtOpt(p *float64, f string) string {
 	if p == nil {
@@ -58,7 +57,7 @@ func fmtOpt(p *float64, f string) string {
 func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // num formats x, or "n/a" when it is NaN or infinite (a value that could
-// not be estimated; see runner.Result).
+// not be estimated; see summary.Result).
 func num(f string, x float64) string {
 	if !isFinite(x) {
 		return "n/a"
@@ -66,7 +65,7 @@ func num(f string, x float64) string {
 	return fmt.Sprintf(f, x)
 }
 
-// reason is a note of runner.Result, or a generic one where it is empty
+// reason is a note of summary.Result, or a generic one where it is empty
 // (summaries written before the notes were).
 func reason(note string) string {
 	if note == "" {
@@ -219,7 +218,7 @@ func unknown(why string) score { return score{v: math.NaN(), why: why} }
 
 // rhatUnknown says why it cannot be told whether r's trials agree: its
 // split-R-hat could not be estimated. It is empty where R-hat is known.
-func rhatUnknown(r *runner.Result) string {
+func rhatUnknown(r *summary.Result) string {
 	if r.Rhat == nil || !isFinite(*r.Rhat) {
 		return fmt.Sprintf("split-R-hat of %s n/a: %s", r.Sampler, reason(r.RhatNote))
 	}
@@ -229,7 +228,7 @@ func rhatUnknown(r *runner.Result) string {
 // perStep and perCPU are "goodness" scores: 1/tau_int and ESS per
 // CPU-second, 0 for a sampler whose trials disagree, unknown where the
 // value (or R-hat) could not be estimated.
-func perStep(r *runner.Result) score {
+func perStep(r *summary.Result) score {
 	if why := rhatUnknown(r); why != "" {
 		return unknown(why)
 	}
@@ -245,7 +244,7 @@ func perStep(r *runner.Result) score {
 	return score{v: 1 / r.TauInt}
 }
 
-func perCPU(r *runner.Result) score {
+func perCPU(r *summary.Result) score {
 	if why := rhatUnknown(r); why != "" {
 		return unknown(why)
 	}
@@ -297,7 +296,7 @@ func verdict(kind string, sa, sb score) string {
 // the within-trial estimate and the spread of the trial means, so trials
 // that disagree widen it rather than pass unnoticed. why, where not empty,
 // says which of them could not be estimated.
-func meanSE(r *runner.Result) (m, se float64, why string) {
+func meanSE(r *summary.Result) (m, se float64, why string) {
 	if !isFinite(r.EnergyMean) {
 		return math.NaN(), math.NaN(), fmt.Sprintf("mean energy of %s n/a: %s", r.Sampler, reason(r.EnergyMeanNote))
 	}
@@ -315,7 +314,7 @@ func meanSE(r *runner.Result) (m, se float64, why string) {
 }
 
 // agreement says whether two samplers' mean energies agree within 4 SE.
-func agreement(a, b *runner.Result) string {
+func agreement(a, b *summary.Result) string {
 	ma, sa, wa := meanSE(a)
 	mb, sb, wb := meanSE(b)
 	if wa != "" || wb != "" {

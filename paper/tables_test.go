@@ -5,26 +5,25 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sardonics/summary"
 	"strings"
 	"testing"
-
-	"sardonics/runner"
 )
 
 func fptr(x float64) *float64 { return &x }
 
 // good is a result with every value estimated.
-func good(name string, tau, essCPU, mean float64) *runner.Result {
-	return &runner.Result{Sampler: name, Trials: 2, Steps: 1000, BurnIn: 200, EnergyMean: mean, EnergyStderr: 0.5,
+func good(name string, tau, essCPU, mean float64) *summary.Result {
+	return &summary.Result{Sampler: name, Trials: 2, Steps: 1000, BurnIn: 200, EnergyMean: mean, EnergyStderr: 0.5,
 		TauInt: tau, ESS: 100, ESSTail: 90, Rhat: fptr(1.01), CPUSeconds: 2, ESSPerCPUSecond: essCPU,
 		BetweenTrialSD: 0.4, AcceptanceRate: fptr(0.5), FlipsPerStep: fptr(3)}
 }
 
 // unestimable is a result of too short a run: what Summarize gives for 3
 // steps and no burn-in (NaN with notes, R-hat nil).
-func unestimable(name string) *runner.Result {
+func unestimable(name string) *summary.Result {
 	const few = "fewer than 6 draws per split chain (2 chains of 3 draws)"
-	return &runner.Result{Sampler: name, Trials: 2, Steps: 3, EnergyMean: -90.5,
+	return &summary.Result{Sampler: name, Trials: 2, Steps: 3, EnergyMean: -90.5,
 		EnergyStderr: math.NaN(), EnergyStderrNote: "no ESS: " + few,
 		TauInt: math.NaN(), TauIntNote: "fewer than 12 draws after burn-in in trial(s) 0, 1",
 		ESS: math.NaN(), ESSNote: few, ESSTail: math.NaN(), ESSTailNote: few, RhatNote: few,
@@ -44,7 +43,7 @@ func experiment(name string) Experiment {
 // A result whose values could not be estimated shows n/a with its reason in
 // a footnote, never NaN.
 func TestTableNaN(t *testing.T) {
-	o := &Outcome{Experiment: experiment("frustrated2d"), Results: []*runner.Result{unestimable("sardonics"), good("gibbs", 12, 40, -100)}}
+	o := &Outcome{Experiment: experiment("frustrated2d"), Results: []*summary.Result{unestimable("sardonics"), good("gibbs", 12, 40, -100)}}
 	got := Table([]*Outcome{o}, Config{})
 	if strings.Contains(got, "NaN") || strings.Contains(got, "Inf") {
 		t.Errorf("table shows NaN:\n%s", got)
@@ -121,9 +120,9 @@ func TestScoresNaN(t *testing.T) {
 // A claim whose evidence is n/a says that it cannot be judged and why; it
 // neither holds nor fails.
 func TestClaimsNaN(t *testing.T) {
-	fr := &Outcome{Experiment: experiment("frustrated2d"), Results: []*runner.Result{
+	fr := &Outcome{Experiment: experiment("frustrated2d"), Results: []*summary.Result{
 		unestimable("sardonics"), good("gibbs", 12, 40, -100), good("sw", 30, 5, -100)}}
-	rbm := &Outcome{Experiment: experiment("rbm"), Results: []*runner.Result{
+	rbm := &Outcome{Experiment: experiment("rbm"), Results: []*summary.Result{
 		good("sardonics", 5, 10, -100), unestimable("sw"), good("gibbs", 50, 1, -100.3), unestimable("blockgibbs")}}
 	got := Claims([]*Outcome{fr, rbm})
 	if strings.Contains(got, "NaN") || strings.Contains(got, "Inf") {
@@ -167,7 +166,7 @@ func TestClaimsNaN(t *testing.T) {
 // renders as n/a.
 func TestReadNulls(t *testing.T) {
 	dir := t.TempDir()
-	s := runner.Summary{Results: []*runner.Result{unestimable("sardonics"), unestimable("gibbs")}}
+	s := summary.Summary{Results: []*summary.Result{unestimable("sardonics"), unestimable("gibbs")}}
 	js, err := json.Marshal(s)
 	if err != nil {
 		t.Fatal(err)

@@ -4,33 +4,24 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"runtime"
 	"slices"
-	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"sardonics/internal/rbmtest"
+	"sardonics/internal/stress"
 	"sardonics/model"
 )
 
-// stressCommands is the number of commands (hand-off rounds) of each
-// stress configuration: SARDONICS_STRESS_ROUNDS (the full proof: 100000),
-// else a bounded count that keeps go test ./... and CI's race run short.
+// stressCommands is the commands of each stress configuration
+// (stress.Rounds).
 func stressCommands(t *testing.T) int {
-	if s := os.Getenv("SARDONICS_STRESS_ROUNDS"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			t.Fatalf("SARDONICS_STRESS_ROUNDS=%q: %v", s, err)
-		}
-		return n
-	}
 	if raceEnabled {
-		return 1_000
+		return stress.Rounds(t, 1_000)
 	}
-	return 5_000
+	return stress.Rounds(t, 5_000)
 }
 
 // probe checks, from the hook, that every section runs every command

@@ -3,30 +3,20 @@ package replica
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"runtime"
-	"strconv"
+	"sardonics/internal/stress"
 	"sync/atomic"
 	"testing"
 	"time"
 )
 
-// stressRounds is the number of rounds of each stress configuration:
-// SARDONICS_STRESS_ROUNDS (the full proof: 100000, about 3 minutes per
-// configuration on 2 busy cores), else a bounded count that keeps
-// go test ./... and CI's race run short.
+// stressRounds is the rounds of each stress configuration (stress.Rounds);
+// the race detector makes every atomic cost microseconds.
 func stressRounds(t *testing.T) int {
-	if s := os.Getenv("SARDONICS_STRESS_ROUNDS"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			t.Fatalf("SARDONICS_STRESS_ROUNDS=%q: %v", s, err)
-		}
-		return n
-	}
 	if raceEnabled {
-		return 1_000
+		return stress.Rounds(t, 1_000)
 	}
-	return 3_000
+	return stress.Rounds(t, 3_000)
 }
 
 // adversary is a hook that stands in for a busy OS scheduler: at each

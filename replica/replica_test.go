@@ -16,12 +16,13 @@ import (
 	"sardonics/runner"
 	"sardonics/sampler"
 	"sardonics/saw"
+	"sardonics/sawsampler"
 )
 
 // builder makes members of the named kernel through the runner's registry
 // (engine: the sardonics engine, "" for auto).
 func builder(name string, m *model.Model, engine string, threads int) replica.Builder {
-	sc := runner.SAWConfig{Thetas: []saw.Theta{saw.DefaultTheta}, Engine: engine, EngineThreads: threads}
+	sc := sawsampler.Config{Thetas: []saw.Theta{saw.DefaultTheta}, Engine: engine, EngineThreads: threads}
 	return func(beta float64, r *rand.PCG, init []int8) (sampler.Chain, func(), error) {
 		return runner.NewChain(name, m, beta, sc, r, init)
 	}

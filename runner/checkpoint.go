@@ -10,8 +10,10 @@ import (
 	"os"
 	"path/filepath"
 
+	"sardonics/model"
 	"sardonics/sampler"
 	"sardonics/saw"
+	"sardonics/summary"
 )
 
 // checkpointVersion changes whenever the format does.
@@ -19,22 +21,22 @@ const checkpointVersion = 2
 
 // checkpoint is the complete state of a trial at a block boundary.
 type checkpoint struct {
-	Version    int             `json:"version"`
-	Meta       Meta            `json:"meta"`
-	Sampler    string          `json:"sampler"`
-	Trial      int             `json:"trial"`
-	Spins      []int8          `json:"spins"`
-	State      []byte          `json:"state,omitempty"` // a Stateful chain's whole state
-	RNG        []byte          `json:"rng"`
-	Base       sampler.Stats   `json:"counters"`
-	Energies   []float64       `json:"energies"`
-	States     [][]uint8       `json:"states,omitempty"`
-	Overlap    []float64       `json:"overlap,omitempty"` // replica exchange with two sets
-	Thetas     []string        `json:"thetas,omitempty"`
-	Tuning     json.RawMessage `json:"tuning,omitempty"`    // the adaptation in progress
-	TuneRecord *TuneRecord     `json:"tune_done,omitempty"` // the finished adaptation
-	CPUSeconds float64         `json:"cpu_seconds"`
-	Wall       float64         `json:"wall_seconds"`
+	Version    int                 `json:"version"`
+	Meta       summary.Meta        `json:"meta"`
+	Sampler    string              `json:"sampler"`
+	Trial      int                 `json:"trial"`
+	Spins      []int8              `json:"spins"`
+	State      []byte              `json:"state,omitempty"` // a Stateful chain's whole state
+	RNG        []byte              `json:"rng"`
+	Base       sampler.Stats       `json:"counters"`
+	Energies   []float64           `json:"energies"`
+	States     [][]uint8           `json:"states,omitempty"`
+	Overlap    []float64           `json:"overlap,omitempty"` // replica exchange with two sets
+	Thetas     []string            `json:"thetas,omitempty"`
+	Tuning     json.RawMessage     `json:"tuning,omitempty"`    // the adaptation in progress
+	TuneRecord *summary.TuneRecord `json:"tune_done,omitempty"` // the finished adaptation
+	CPUSeconds float64             `json:"cpu_seconds"`
+	Wall       float64             `json:"wall_seconds"`
 }
 
 // CheckpointPath is where trial t of sampler name checkpoints in dir.
@@ -72,7 +74,7 @@ func (t *trial) checkpoint(cpu, wall float64) error {
 	// The first line is the SHA-256 of the rest: a truncated or edited
 	// checkpoint is refused, never silently used.
 	data := append([]byte(hex.EncodeToString(sum[:])+"\n"), body...)
-	return WriteFileAtomic(CheckpointPath(t.cfg.Dir, t.name, t.rec.Trial), data)
+	return model.WriteFileMkdir(CheckpointPath(t.cfg.Dir, t.name, t.rec.Trial), data)
 }
 
 // restore loads the trial's checkpoint if there is one (nil if not).
@@ -96,10 +98,10 @@ func (t *trial) restore(cpu, wall *float64) (*checkpoint, error) {
 		return nil, otherRunError(path, c.Sampler, c.Trial, c.Meta, t.name, t.rec.Trial, t.cfg.Meta)
 	}
 	if len(c.Spins) != t.cfg.Model.Variables() || len(c.Energies) > t.cfg.Steps {
-		return nil, &UsageError{fmt.Sprintf("%s: checkpoint does not fit the model or step count", path)}
+		return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: checkpoint does not fit the model or step count", path)}
 	}
 	if err := t.r.UnmarshalBinary(c.RNG); err != nil {
-		return nil, &UsageError{fmt.Sprintf("%s: random stream: %v", path, err)}
+		return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: random stream: %v", path, err)}
 	}
 	t.base, t.rec.Energies, t.rec.States, t.rec.Tune = c.Base, c.Energies, c.States, c.TuneRecord
 	t.rec.Overlap = c.Overlap
@@ -107,7 +109,7 @@ func (t *trial) restore(cpu, wall *float64) (*checkpoint, error) {
 	for _, s := range c.Thetas {
 		th, err := saw.ParseTheta(s)
 		if err != nil {
-			return nil, &UsageError{fmt.Sprintf("%s: %v", path, err)}
+			return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: %v", path, err)}
 		}
 		t.thetas = append(t.thetas, th)
 	}
@@ -116,10 +118,10 @@ func (t *trial) restore(cpu, wall *float64) (*checkpoint, error) {
 	}
 	if len(c.Tuning) > 0 {
 		if t.tune == nil {
-			return nil, &UsageError{fmt.Sprintf("%s: checkpoint is mid-tuning but this run does not tune", path)}
+			return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: checkpoint is mid-tuning but this run does not tune", path)}
 		}
 		if err := t.tune.UnmarshalJSON(c.Tuning); err != nil {
-			return nil, &UsageError{fmt.Sprintf("%s: tuning state: %v", path, err)}
+			return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: tuning state: %v", path, err)}
 		}
 	} else if t.tune != nil {
 		t.tune = doneTuning{t.tune}
@@ -136,18 +138,18 @@ func (doneTuning) Done() bool { return true }
 func parseCheckpoint(path string, data []byte) (*checkpoint, error) {
 	nl := bytes.IndexByte(data, '\n')
 	if nl != 64 {
-		return nil, &UsageError{fmt.Sprintf("%s: not a sardonics checkpoint (expected a SHA-256 line)", path)}
+		return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: not a sardonics checkpoint (expected a SHA-256 line)", path)}
 	}
 	sum := sha256.Sum256(data[nl+1:])
 	if hex.EncodeToString(sum[:]) != string(data[:nl]) {
-		return nil, &UsageError{fmt.Sprintf("%s: checkpoint is corrupted or truncated (checksum mismatch); delete it to start the trial afresh", path)}
+		return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: checkpoint is corrupted or truncated (checksum mismatch); delete it to start the trial afresh", path)}
 	}
 	var c checkpoint
 	if err := json.Unmarshal(data[nl+1:], &c); err != nil {
-		return nil, &UsageError{fmt.Sprintf("%s: %v", path, err)}
+		return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: %v", path, err)}
 	}
 	if c.Version != checkpointVersion {
-		return nil, &UsageError{fmt.Sprintf("%s: checkpoint version %d (expected %d)", path, c.Version, checkpointVersion)}
+		return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: checkpoint version %d (expected %d)", path, c.Version, checkpointVersion)}
 	}
 	return &c, nil
 }

@@ -12,6 +12,7 @@ import (
 	"sardonics/runner"
 	"sardonics/sampler"
 	"sardonics/saw"
+	"sardonics/sawsampler"
 )
 
 // TestPaperRBMAgreesWithBlockGibbs is issue #6's check on the bundled RBM:
@@ -46,13 +47,13 @@ func TestPaperRBMAgreesWithBlockGibbs(t *testing.T) {
 			for i := range init {
 				init[i] = int8(2*(r.Uint64()>>63)) - 1
 			}
-			bg, _, err := runner.NewChain("blockgibbs", m, 1, runner.SAWConfig{}, r, init)
+			bg, _, err := runner.NewChain("blockgibbs", m, 1, sawsampler.Config{}, r, init)
 			if err != nil {
 				errs[tr] = err
 				return
 			}
 			bgMean[tr] = meanEnergy(bg, burn, keep)
-			c, done, err := runner.NewChain("sardonics", m, 1, runner.SAWConfig{Thetas: []saw.Theta{saw.DefaultTheta}}, rng.Stream(100, uint64(tr)), bg.Spins())
+			c, done, err := runner.NewChain("sardonics", m, 1, sawsampler.Config{Thetas: []saw.Theta{saw.DefaultTheta}}, rng.Stream(100, uint64(tr)), bg.Spins())
 			if err != nil {
 				errs[tr] = err
 				return

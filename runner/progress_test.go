@@ -4,15 +4,14 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"sardonics/internal/stress"
 	"sardonics/model"
 	"sardonics/sampler"
 )
@@ -136,19 +135,6 @@ func TestSlowStepsNotStalled(t *testing.T) {
 	}
 }
 
-// stressTrials is the number of trials of each stress configuration:
-// SARDONICS_STRESS_ROUNDS (the full proof: 100000), else a bounded count.
-func stressTrials(t *testing.T) int {
-	if s := os.Getenv("SARDONICS_STRESS_ROUNDS"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			t.Fatalf("SARDONICS_STRESS_ROUNDS=%q: %v", s, err)
-		}
-		return n
-	}
-	return 2_000
-}
-
 // TestRunUnderAdversary (issue 21, item 2): with the hand-offs between Run
 // and its trial goroutines paused at random, and fewer, as many or more Go
 // threads than trial goroutines, every trial runs exactly once and its
@@ -158,7 +144,7 @@ func TestRunUnderAdversary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	trials := stressTrials(t)
+	trials := stress.Rounds(t, 2_000)
 	cfg := Config{Model: m, Beta: 0.5, Samplers: []string{"gibbs", "independent-test"}, Steps: 3, Trials: trials, Seed: 11, Threads: 1}
 	want, _, err := Run(&cfg)
 	if err != nil {

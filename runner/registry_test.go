@@ -7,6 +7,7 @@ import (
 
 	"sardonics/model"
 	"sardonics/sampler"
+	"sardonics/summary"
 )
 
 // independent is a sampler defined only here: every step draws a fresh
@@ -55,7 +56,7 @@ func TestRegisteredSamplerRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Summarize("independent-test", recs["independent-test"], 2000, 0, 1)
+	r := summary.Summarize("independent-test", recs["independent-test"], 2000, 0, 1)
 	// At beta = 0 the mean energy of the 4x4 ferromagnet is 0 and each draw
 	// is independent: ESS close to the 4000 draws.
 	if !(r.ESS > 3000) || r.EnergyMean < -4*r.EnergyStderr || r.EnergyMean > 4*r.EnergyStderr {

@@ -1,17 +1,16 @@
 package runner
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
+	"strings"
 
 	"sardonics/model"
 	"sardonics/replica"
-	"sardonics/report"
 	"sardonics/sampler"
+	"sardonics/sawsampler"
+	"sardonics/summary"
 )
 
 // ReplicaConfig is replica exchange around every sampler of a run (see
@@ -54,18 +53,24 @@ func (rc ReplicaConfig) String() string {
 }
 
 // Check says why replica exchange cannot run sampler name under cfg.
-func (rc ReplicaConfig) Check(name string, m *model.Model, beta float64, sc SAWConfig) error {
+func (rc ReplicaConfig) Check(name string, m *model.Model, beta float64, sc sawsampler.Config) error {
 	switch {
 	case !rc.On():
 		return nil
 	case !(rc.BetaMin > 0) || !(rc.BetaMin < beta) || math.IsInf(rc.BetaMin, 0):
-		return &UsageError{fmt.Sprintf("--beta-min %g (expected 0 < beta-min < the target beta %g)", rc.BetaMin, beta)}
+		return &sampler.UsageError{Msg: fmt.Sprintf("--beta-min %g (expected 0 < beta-min < the target beta %g)", rc.BetaMin, beta)}
 	case rc.SwapEvery < 0:
-		return &UsageError{fmt.Sprintf("--swap-every %d (expected >= 1, or 0 for the default)", rc.SwapEvery)}
-	case name == "sw":
-		return &UsageError{"--replicas: sw cannot change its temperature in place (its bond probabilities are built for one beta); use gibbs, metropolis, blockgibbs or sardonics"}
+		return &sampler.UsageError{Msg: fmt.Sprintf("--swap-every %d (expected >= 1, or 0 for the default)", rc.SwapEvery)}
+	case kindOf(name).Untempered != "":
+		var can []string
+		for _, n := range sampler.Names() {
+			if k := kindOf(n); k.Untempered == "" && (k.Check == nil || m == nil || k.Check(m) == nil) {
+				can = append(can, n)
+			}
+		}
+		return &sampler.UsageError{Msg: fmt.Sprintf("--replicas: %s cannot change its temperature in place (%s); use %s", name, kindOf(name).Untempered, strings.Join(can, ", "))}
 	case kindOf(name).ChainCPUs(m, sc) > 1:
-		return &UsageError{"--replicas with the parallel RBM engine would run a spinning engine per rung; use --engine dense (replicas run in parallel instead)"}
+		return &sampler.UsageError{Msg: "--replicas with the parallel RBM engine would run a spinning engine per rung; use --engine dense (replicas run in parallel instead)"}
 	}
 	return nil
 }
@@ -104,175 +109,8 @@ func newTrialChain(cfg *Config, name string, r *rand.PCG, spins []int8) (sampler
 
 // recordReplica adds the replica-exchange results of the trial's chain, if
 // it is one, to rec.
-func recordReplica(ch sampler.Chain, rec *TrialRecord) {
+func recordReplica(ch sampler.Chain, rec *summary.TrialRecord) {
 	if c, ok := ch.(*replica.Chain); ok {
 		rec.Replica = c.Report()
 	}
-}
-
-// writeReplicaFiles writes overlap.csv (q after each step) and walk.csv
-// (the rung of member 0 after each swap round) into trial folder td.
-func writeReplicaFiles(td string, r *TrialRecord) error {
-	if len(r.Overlap) > 0 {
-		if err := writeColumn(filepath.Join(td, "overlap.csv"), "step,q", r.Overlap); err != nil {
-			return err
-		}
-	}
-	if r.Replica != nil && len(r.Replica.Walk) > 0 {
-		w := make([]float64, len(r.Replica.Walk))
-		for i, k := range r.Replica.Walk {
-			w[i] = float64(k)
-		}
-		return writeColumn(filepath.Join(td, "walk.csv"), "round,rung", w)
-	}
-	return nil
-}
-
-// readReplicaFiles reads what writeReplicaFiles wrote, where it is there.
-func readReplicaFiles(td string, r *TrialRecord) error {
-	q, err := readColumn(filepath.Join(td, "overlap.csv"), "step,q")
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	r.Overlap = q
-	if r.Replica == nil {
-		return nil
-	}
-	w, err := readColumn(filepath.Join(td, "walk.csv"), "round,rung")
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	for _, k := range w {
-		r.Replica.Walk = append(r.Replica.Walk, int16(k))
-	}
-	return nil
-}
-
-// ReplicaSummary is a sampler's replica exchange over its trials in
-// summary.json.
-type ReplicaSummary struct {
-	Rungs int `json:"rungs"`
-	// Ladder is the first trial's ladder (after adaptation), hottest first.
-	Ladder []float64 `json:"ladder"`
-	// SwapAcceptance is each neighbouring pair's acceptance after burn-in,
-	// averaged over the trials (null: never proposed).
-	SwapAcceptance []*float64 `json:"swap_acceptance"`
-	// RoundTripsPerTrial is the mean number of hottest -> target ->
-	// hottest journeys after burn-in (all replicas of a trial together).
-	RoundTripsPerTrial float64 `json:"round_trips_per_trial"`
-	// Binder is the Binder ratio g = (3 - <q^4>/<q^2>^2)/2 of the overlap
-	// over the kept steps of all trials (with --overlap; null otherwise).
-	Binder *float64 `json:"binder,omitempty"`
-	// Q2 is <q^2> over the same steps.
-	Q2 *float64 `json:"q2_mean,omitempty"`
-}
-
-// summarizeReplica summarizes the replica records of a sampler's trials
-// (nil when they have none).
-func summarizeReplica(recs []*TrialRecord, burn int) *ReplicaSummary {
-	if len(recs) == 0 || recs[0].Replica == nil {
-		return nil
-	}
-	r0 := recs[0].Replica
-	s := &ReplicaSummary{Rungs: len(r0.Ladder), Ladder: r0.Ladder, SwapAcceptance: make([]*float64, len(r0.SwapAcceptance))}
-	for k := range s.SwapAcceptance {
-		sum, n := 0.0, 0
-		for _, r := range recs {
-			if r.Replica != nil && k < len(r.Replica.SwapAcceptance) && r.Replica.SwapAcceptance[k] != nil {
-				sum += *r.Replica.SwapAcceptance[k]
-				n++
-			}
-		}
-		if n > 0 {
-			v := sum / float64(n)
-			s.SwapAcceptance[k] = &v
-		}
-	}
-	trips := 0.0
-	for _, r := range recs {
-		if r.Replica != nil {
-			trips += float64(r.Replica.RoundTrips)
-		}
-	}
-	s.RoundTripsPerTrial = trips / float64(len(recs))
-	var m2, m4 float64
-	var n int
-	for _, r := range recs {
-		for i := burn; i < len(r.Overlap); i++ {
-			q2 := r.Overlap[i] * r.Overlap[i]
-			m2 += q2
-			m4 += q2 * q2
-			n++
-		}
-	}
-	if n > 0 {
-		m2, m4 = m2/float64(n), m4/float64(n)
-		s.Q2 = &m2
-		if m2 > 0 {
-			g := (3 - m4/(m2*m2)) / 2
-			s.Binder = &g
-		}
-	}
-	return s
-}
-
-// walkRounds is how many swap rounds of a replica's walk the figure shows:
-// enough to see round trips, few enough to see each one.
-const walkRounds = 2000
-
-// drawReplicaFigures draws replicas.png (swap acceptance along the ladder,
-// one replica's walk) and, with overlaps, overlap.png (P(q) over the kept
-// steps), when the run used replica exchange.
-func drawReplicaFigures(dir, title string, burn int, results []*Result, recs map[string][]*TrialRecord) error {
-	var acc, walks, hists []report.Series
-	for _, res := range results {
-		rs := recs[res.Sampler]
-		if res.Replica == nil || len(rs) == 0 {
-			continue
-		}
-		var x, y []float64
-		for k, a := range res.Replica.SwapAcceptance {
-			if a != nil {
-				x = append(x, (res.Replica.Ladder[k]+res.Replica.Ladder[k+1])/2)
-				y = append(y, *a)
-			}
-		}
-		acc = append(acc, report.Series{Name: res.Sampler, X: x, Y: y})
-		if rp := rs[0].Replica; rp != nil {
-			var wx, wy []float64
-			for i, k := range rp.Walk[:min(len(rp.Walk), walkRounds)] {
-				wx = append(wx, float64(i+1))
-				wy = append(wy, float64(k))
-			}
-			walks = append(walks, report.Series{Name: fmt.Sprintf("%s (trial %d)", res.Sampler, rs[0].Trial), X: wx, Y: wy})
-		}
-		const bins = 51
-		h := make([]float64, bins)
-		n := 0
-		for _, r := range rs {
-			for i := burn; i < len(r.Overlap); i++ {
-				b := int(math.Round((r.Overlap[i] + 1) / 2 * (bins - 1)))
-				h[min(max(b, 0), bins-1)]++
-				n++
-			}
-		}
-		if n > 0 {
-			var hx []float64
-			for b := range h {
-				hx = append(hx, -1+2*float64(b)/(bins-1))
-				h[b] /= float64(n) * 2 / (bins - 1) // a density on [-1, 1]
-			}
-			hists = append(hists, report.Series{Name: res.Sampler, X: hx, Y: h})
-		}
-	}
-	if len(acc) == 0 {
-		return nil
-	}
-	if err := report.PlotReplicas(filepath.Join(dir, "replicas.png"), "Replica exchange: "+title, acc, walks); err != nil {
-		return err
-	}
-	if len(hists) > 0 {
-		return report.PlotOverlap(filepath.Join(dir, "overlap.png"), "Overlap distribution P(q) after burn-in: "+title, hists)
-	}
-	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sardonics/sampler"
+	"sardonics/summary"
 	"strconv"
 	"strings"
 )
@@ -12,7 +14,7 @@ import (
 // folder has stats.json, which WriteTrial writes last (runOrLoad reuses
 // such a trial instead of running it).
 func finished(dir, name string, t int) bool {
-	_, err := os.Stat(filepath.Join(TrialDir(dir, name, t), "stats.json"))
+	_, err := os.Stat(filepath.Join(summary.TrialDir(dir, name, t), "stats.json"))
 	return err == nil
 }
 
@@ -28,7 +30,7 @@ func FinishedTrials(dir string, samplers []string, offset, trials int) int {
 			s, ok := strings.CutPrefix(e.Name(), "trial-")
 			t, err := strconv.Atoi(s)
 			// trial-07 is not trial 7's folder (TrialDir).
-			if ok && err == nil && e.Name() == filepath.Base(TrialDir(dir, name, t)) &&
+			if ok && err == nil && e.Name() == filepath.Base(summary.TrialDir(dir, name, t)) &&
 				t >= offset && t-offset < trials && finished(dir, name, t) {
 				n++
 			}
@@ -56,7 +58,7 @@ func HoldsResults(dir string) bool {
 // DiffMeta lists the fields in which two runs' identities differ, one line
 // "field: A (an) vs B (bn)" each, with the sardonics settings compared one
 // key=value pair at a time; nil when a == b.
-func DiffMeta(a, b Meta, an, bn string) []string {
+func DiffMeta(a, b summary.Meta, an, bn string) []string {
 	var out []string
 	add := func(field, x, y string) {
 		if x != y {
@@ -106,13 +108,13 @@ func orNone(s string) string {
 	return s
 }
 
-// otherRunError refuses the checkpoint at path, of sampler's trial in the
-// run meta, for trial tn of sampler name in the run want.
-func otherRunError(path, sampler string, trial int, meta Meta, name string, tn int, want Meta) error {
+// otherRunError refuses the checkpoint at path, of sampler ckName's trial
+// in the run meta, for trial tn of sampler name in the run want.
+func otherRunError(path, ckName string, trial int, meta summary.Meta, name string, tn int, want summary.Meta) error {
 	diff := DiffMeta(meta, want, "checkpoint", "this run")
-	if sampler != name || trial != tn {
-		diff = append([]string{fmt.Sprintf("trial: %s trial %d (checkpoint) vs %s trial %d (this run)", sampler, trial, name, tn)}, diff...)
+	if ckName != name || trial != tn {
+		diff = append([]string{fmt.Sprintf("trial: %s trial %d (checkpoint) vs %s trial %d (this run)", ckName, trial, name, tn)}, diff...)
 	}
-	return &UsageError{fmt.Sprintf("%s: checkpoint of another run:\n  %s\ncontinue it with the command that wrote it, or delete it to run the trial from its start",
+	return &sampler.UsageError{Msg: fmt.Sprintf("%s: checkpoint of another run:\n  %s\ncontinue it with the command that wrote it, or delete it to run the trial from its start",
 		path, strings.Join(diff, "\n  "))}
 }

@@ -17,10 +17,11 @@ import (
 	"golang.org/x/sys/unix"
 
 	"sardonics/model"
-	"sardonics/replica"
 	"sardonics/rng"
 	"sardonics/sampler"
 	"sardonics/saw"
+	"sardonics/sawsampler"
+	"sardonics/summary"
 	"sardonics/topology"
 )
 
@@ -34,7 +35,7 @@ type Config struct {
 	TrialOffset int
 	Seed        uint64
 	Threads     int // trials run at once (0: all CPUs)
-	SAW         SAWConfig
+	SAW         sawsampler.Config
 	Replicas    ReplicaConfig // replica exchange around every sampler (off when R <= 1)
 	Tune        Tuner         // nil: no adaptation phase
 	SaveStates  bool
@@ -51,7 +52,7 @@ type Config struct {
 	Dir             string        // output folder: trial folders are written there as trials finish
 	CheckpointEvery time.Duration // 0: checkpoint only when stopped
 	Stop            *atomic.Bool  // raised by a signal: checkpoint at the next block and return
-	Meta            Meta          // identity of the run, stored in checkpoints
+	Meta            summary.Meta  // identity of the run, stored in checkpoints
 
 	progress *progress // the run's progress board (Run sets it)
 	slot     int       // the trial goroutine's slot on it
@@ -72,47 +73,10 @@ type Tuner interface {
 type TuneSession interface {
 	Done() bool
 	Iterate(ch *saw.Chain, step func()) error
-	Finish(ch *saw.Chain) (*TuneRecord, error)
+	Finish(ch *saw.Chain) (*summary.TuneRecord, error)
 	Current() []saw.Theta // the kernel of the current iteration
 	json.Marshaler
 	json.Unmarshaler
-}
-
-// TuneRecord is what a trial's adaptation produced.
-type TuneRecord struct {
-	Thetas  []string    `json:"thetas"`  // setting tried at each iteration
-	Rewards []float64   `json:"rewards"` // reward of each iteration
-	Policy  []saw.Theta `json:"-"`
-	Steps   int         `json:"steps"`            // chain steps spent adapting
-	Reward  string      `json:"reward,omitempty"` // the reward's name (tune.Config.Reward)
-	// TunerCPUSeconds is the CPU time of the tuner's own work (surrogate,
-	// acquisition, rewards, policy), measured on the trial's thread; the
-	// chain steps it ran are not in it. Both are in the trial's cpu_seconds.
-	TunerCPUSeconds float64 `json:"tuner_cpu_seconds"`
-}
-
-// TrialRecord is everything a trial leaves behind; summaries are computed
-// from these alone.
-type TrialRecord struct {
-	Sampler     string      `json:"sampler"`
-	Trial       int         `json:"trial"`
-	Energies    []float64   `json:"-"` // energy after each step 1..Steps
-	States      [][]uint8   `json:"-"` // kept states, with --save-states
-	WallSeconds float64     `json:"wall_seconds"`
-	CPUSeconds  float64     `json:"cpu_seconds"`
-	Flips       int64       `json:"flips"`
-	Proposed    int64       `json:"proposed"`
-	Accepted    int64       `json:"accepted"`
-	Params      string      `json:"params,omitempty"`
-	Tune        *TuneRecord `json:"tune,omitempty"`
-	// Machine is the host and CPU that finished the trial.
-	Machine string `json:"machine,omitempty"`
-	// Replica is the ladder, swap acceptance and round trips of a
-	// replica-exchange trial.
-	Replica *replica.Report `json:"replica,omitempty"`
-	// Overlap is the spin overlap q after each step (replica exchange with
-	// two sets), written to overlap.csv.
-	Overlap []float64 `json:"-"`
 }
 
 // machine names this host and its CPU for a trial's record.
@@ -182,7 +146,7 @@ const Block = 1000
 type trial struct {
 	cfg     *Config
 	name    string
-	rec     *TrialRecord
+	rec     *summary.TrialRecord
 	r       *rand.PCG
 	ch      sampler.Chain
 	release func()
@@ -267,12 +231,12 @@ func (t *trial) step() {
 // RunTrial runs one trial of one sampler, resuming from its checkpoint in
 // cfg.Checkpoint's folder if there is one. It returns ErrInterrupted (with
 // the checkpoint written) when cfg.Stop is raised.
-func RunTrial(cfg *Config, name string, tn int) (*TrialRecord, error) {
+func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	start, cpu0 := time.Now(), ThreadCPU()
 	t := &trial{cfg: cfg, name: name, r: StreamFor(cfg.Seed, tn, name),
-		rec: &TrialRecord{Sampler: name, Trial: tn}}
+		rec: &summary.TrialRecord{Sampler: name, Trial: tn}}
 	defer func() {
 		if t.release != nil {
 			t.release()
@@ -312,10 +276,10 @@ func RunTrial(cfg *Config, name string, tn int) (*TrialRecord, error) {
 	if ck != nil && len(ck.State) > 0 {
 		sf, ok := t.stateful()
 		if !ok {
-			return nil, &UsageError{fmt.Sprintf("%s: checkpoint holds a chain state this sampler cannot restore", CheckpointPath(cfg.Dir, name, tn))}
+			return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: checkpoint holds a chain state this sampler cannot restore", CheckpointPath(cfg.Dir, name, tn))}
 		}
 		if err := sf.RestoreState(ck.State); err != nil {
-			return nil, &UsageError{fmt.Sprintf("%s: chain state: %v", CheckpointPath(cfg.Dir, name, tn), err)}
+			return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: chain state: %v", CheckpointPath(cfg.Dir, name, tn), err)}
 		}
 	}
 	_, keep := t.stateful()
@@ -398,12 +362,12 @@ func describeThetas(th []saw.Theta) string {
 
 // Run runs every sampler's trials (samplers one after another, trials in
 // parallel on cfg.Threads goroutines) and returns the records in order.
-func Run(cfg *Config) (map[string][]*TrialRecord, map[string]float64, error) {
+func Run(cfg *Config) (map[string][]*summary.TrialRecord, map[string]float64, error) {
 	threads := cfg.Threads
 	if threads <= 0 {
 		threads = runtime.NumCPU()
 	}
-	out := map[string][]*TrialRecord{}
+	out := map[string][]*summary.TrialRecord{}
 	wall := map[string]float64{}
 	total := int64(len(cfg.Samplers) * cfg.Trials * cfg.Steps)
 	workers := min(threads, cfg.Trials)
@@ -411,7 +375,7 @@ func Run(cfg *Config) (map[string][]*TrialRecord, map[string]float64, error) {
 	stop := startProgress(cfg, prog, total)
 	defer stop()
 	for _, name := range cfg.Samplers {
-		recs := make([]*TrialRecord, cfg.Trials)
+		recs := make([]*summary.TrialRecord, cfg.Trials)
 		errs := make([]error, cfg.Trials)
 		jobs := make(chan int)
 		var wg sync.WaitGroup
@@ -491,13 +455,13 @@ func slotConfig(cfg *Config, name string, w int) (*Config, func()) {
 // runOrLoad runs a trial, or loads it when a previous (interrupted) run
 // already finished it in cfg.Dir; a finished trial's folder is written at
 // once, with stats.json last as the mark of completion.
-func runOrLoad(cfg *Config, name string, t int) (*TrialRecord, error) {
+func runOrLoad(cfg *Config, name string, t int) (*summary.TrialRecord, error) {
 	if cfg.Stop != nil && cfg.Stop.Load() {
 		return nil, ErrInterrupted
 	}
 	if cfg.Dir != "" {
 		if finished(cfg.Dir, name, t) {
-			r, err := ReadTrial(TrialDir(cfg.Dir, name, t))
+			r, err := summary.ReadTrial(summary.TrialDir(cfg.Dir, name, t))
 			if err == nil && len(r.Energies) == cfg.Steps {
 				cfg.progress.report(-1, int64(cfg.Steps))
 				return r, nil
@@ -508,7 +472,7 @@ func runOrLoad(cfg *Config, name string, t int) (*TrialRecord, error) {
 	if err != nil || cfg.Dir == "" {
 		return r, err
 	}
-	if err := WriteTrial(cfg.Dir, r); err != nil {
+	if err := summary.WriteTrial(cfg.Dir, r); err != nil {
 		return nil, err
 	}
 	os.Remove(CheckpointPath(cfg.Dir, name, t))

@@ -6,6 +6,7 @@ import (
 
 	"sardonics/model"
 	"sardonics/runner"
+	"sardonics/sawsampler"
 )
 
 // TestSlotConfigDisjointCPUs: trials running side by side with the parallel
@@ -15,7 +16,7 @@ func TestSlotConfigDisjointCPUs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := &runner.Config{Model: m, SAW: runner.SAWConfig{EngineThreads: 2, CPUs: []int{5, 6, 7, 8, 9}}}
+	cfg := &runner.Config{Model: m, SAW: sawsampler.Config{EngineThreads: 2, CPUs: []int{5, 6, 7, 8, 9}}}
 	for w, want := range [][]int{{5, 6}, {7, 8}, nil} {
 		wc, undo := runner.SlotConfig(cfg, "sardonics", w)
 		undo()

@@ -7,6 +7,7 @@ import (
 	"sardonics/model"
 	"sardonics/sampler"
 	"sardonics/saw"
+	"sardonics/sawsampler"
 )
 
 // TestChainStateContinues checks every chain that can save its state: a
@@ -37,7 +38,7 @@ func TestChainStateContinues(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc := SAWConfig{Thetas: []saw.Theta{{KL: 1, KU: 6, GL: 0.9, GH: 1.1, PLL: 0.4, PHL: 0.3, PLH: 0.3, N: 1}},
+		sc := sawsampler.Config{Thetas: []saw.Theta{{KL: 1, KU: 6, GL: 0.9, GH: 1.1, PLL: 0.4, PHL: 0.3, PLH: 0.3, N: 1}},
 			Engine: c.engine, EngineThreads: c.threads}
 		name := c.spec + " " + c.sampler + " " + c.engine
 		r := StreamFor(1, 0, c.sampler)
@@ -98,7 +99,7 @@ func TestChainStateBrokenRestoreCaught(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := SAWConfig{Thetas: []saw.Theta{saw.DefaultTheta}, Engine: "bucket"}
+	sc := sawsampler.Config{Thetas: []saw.Theta{saw.DefaultTheta}, Engine: "bucket"}
 	r := StreamFor(1, 0, "sardonics")
 	a, _, _ := NewChain("sardonics", m, 1, sc, r, InitialState(1, 0, m.Variables()))
 	for range 300 {

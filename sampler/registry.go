@@ -30,6 +30,10 @@ type Kind struct {
 	// Tunable marks a sampler whose kernel the adaptation (sample --tune)
 	// sets: its chains take the thetas the runner and the tuner give them.
 	Tunable bool
+	// Untempered, when set, says why the sampler's chains cannot change
+	// their temperature in place (sampler.Tempered), which replica
+	// exchange needs.
+	Untempered string
 }
 
 var (
@@ -91,3 +95,24 @@ func (k Kind) ChainCPUs(m *model.Model, opts any) int {
 	}
 	return max(1, k.CPUs(m, opts))
 }
+
+// CanonicalOrder sorts sampler names in the registry's order
+// (sampler.Names); unknown names go last.
+func CanonicalOrder(names []string) []string {
+	order := Names()
+	rank := func(n string) int {
+		if i := slices.Index(order, n); i >= 0 {
+			return i
+		}
+		return len(order)
+	}
+	out := slices.Clone(names)
+	slices.SortStableFunc(out, func(a, b string) int { return rank(a) - rank(b) })
+	return out
+}
+
+// UsageError marks a problem with a sampler's settings as the command
+// line gave them (exit status 2).
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }

@@ -12,6 +12,8 @@ import (
 	"sardonics/model"
 	"sardonics/runner"
 	"sardonics/saw"
+	"sardonics/sawsampler"
+	"sardonics/summary"
 )
 
 // The paper's reward (and the cost reward) are unchanged: values pinned
@@ -125,7 +127,7 @@ func smallChain(t *testing.T, seed uint64) (*saw.Chain, *model.Model) {
 		t.Fatal(err)
 	}
 	init := runner.InitialState(seed, 0, m.Variables())
-	ch, release, err := runner.NewChain("sardonics", m, 1, runner.SAWConfig{Thetas: []saw.Theta{saw.DefaultTheta}}, runner.StreamFor(seed, 0, "sardonics"), init)
+	ch, release, err := runner.NewChain("sardonics", m, 1, sawsampler.Config{Thetas: []saw.Theta{saw.DefaultTheta}}, runner.StreamFor(seed, 0, "sardonics"), init)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,9 +217,9 @@ func TestTunedRunReproducible(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(seed uint64, threads int) map[string][]*runner.TrialRecord {
+	run := func(seed uint64, threads int) map[string][]*summary.TrialRecord {
 		cfg := &runner.Config{Model: m, Beta: 1, Samplers: []string{"sardonics"}, Steps: 6000, Burn: 3000,
-			Trials: 2, Seed: seed, Threads: threads, SAW: runner.SAWConfig{Thetas: []saw.Theta{saw.DefaultTheta}},
+			Trials: 2, Seed: seed, Threads: threads, SAW: sawsampler.Config{Thetas: []saw.Theta{saw.DefaultTheta}},
 			Tune: Tuner(Config{Reward: RewardESS, Iterations: 15, IterSteps: 200})}
 		recs, _, err := runner.Run(cfg)
 		if err != nil {

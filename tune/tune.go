@@ -15,10 +15,12 @@ import (
 	"sardonics/bo"
 	"sardonics/dense"
 	"sardonics/diag"
+	"sardonics/model"
 	"sardonics/parallelsaw"
 	"sardonics/runner"
 	"sardonics/saw"
 	"sardonics/sparse"
+	"sardonics/summary"
 )
 
 // Names of the search-space dimensions, in order.
@@ -876,7 +878,7 @@ func (t tuner) New(r *rand.PCG) (runner.TuneSession, error) {
 // session adapts Session to runner.TuneSession.
 type session struct{ *Session }
 
-func (s *session) Finish(ch *saw.Chain) (*runner.TuneRecord, error) {
+func (s *session) Finish(ch *saw.Chain) (*summary.TuneRecord, error) {
 	res, err := s.Session.Finish(ch)
 	if err != nil {
 		return nil, err
@@ -885,8 +887,8 @@ func (s *session) Finish(ch *saw.Chain) (*runner.TuneRecord, error) {
 }
 
 // Record converts a result for the trial's stats.json.
-func (res *Result) Record() *runner.TuneRecord {
-	tr := &runner.TuneRecord{Rewards: res.Rewards, Policy: res.Policy, Steps: res.Steps,
+func (res *Result) Record() *summary.TuneRecord {
+	tr := &summary.TuneRecord{Rewards: res.Rewards, Policy: res.Policy, Steps: res.Steps,
 		Reward: res.Reward, TunerCPUSeconds: res.TunerCPU}
 	for _, th := range res.Tried {
 		tr.Thetas = append(tr.Thetas, th.String())
@@ -907,7 +909,7 @@ func WritePolicy(path string, p Policy) error {
 	if err != nil {
 		return err
 	}
-	return runner.WriteFileAtomic(path, append(b, '\n'))
+	return model.WriteFileMkdir(path, append(b, '\n'))
 }
 
 // ReadPolicy reads a policy file's kernels.

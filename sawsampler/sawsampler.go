@@ -1,4 +1,4 @@
-package runner
+package sawsampler
 
 import (
 	"fmt"
@@ -12,17 +12,17 @@ import (
 	"sardonics/sparse"
 )
 
-// The sardonics sampler's registration: its settings are a SAWConfig
+// The sardonics sampler's registration: its settings are a Config
 // (nil: the default theta, the automatic engine).
 func init() {
 	sampler.Register(sampler.Kind{Name: "sardonics", Rank: 0, New: newSardonics, CPUs: sardonicsCPUs, Tunable: true})
 }
 
-func sawConfig(opts any) SAWConfig {
-	if sc, ok := opts.(SAWConfig); ok {
+func sawConfig(opts any) Config {
+	if sc, ok := opts.(Config); ok {
 		return sc
 	}
-	return SAWConfig{Thetas: []saw.Theta{saw.DefaultTheta}}
+	return Config{Thetas: []saw.Theta{saw.DefaultTheta}}
 }
 
 func newSardonics(m *model.Model, beta float64, opts any, r *rand.PCG, init []int8) (sampler.Chain, func(), error) {
@@ -58,7 +58,7 @@ func sardonicsCPUs(m *model.Model, opts any) int {
 	return 1
 }
 
-func newEngine(m *model.Model, sc SAWConfig, init []int8) (saw.Engine, error) {
+func newEngine(m *model.Model, sc Config, init []int8) (saw.Engine, error) {
 	kind := sc.Engine
 	if kind == "" {
 		kind = "auto"
@@ -79,15 +79,39 @@ func newEngine(m *model.Model, sc SAWConfig, init []int8) (saw.Engine, error) {
 		case "tree", "bucket":
 			return sparse.New(m.Ising, init, kind)
 		}
-		return nil, &UsageError{fmt.Sprintf("--engine %q (expected auto, dense, parallel, tree or bucket)", kind)}
+		return nil, &sampler.UsageError{Msg: fmt.Sprintf("--engine %q (expected auto, dense, parallel, tree or bucket)", kind)}
 	}
 	switch kind {
 	case "auto", "tree", "bucket":
 		e, err := sparse.New(m.Ising, init, kind)
 		if err != nil {
-			return nil, &UsageError{"--engine: " + err.Error()}
+			return nil, &sampler.UsageError{Msg: "--engine: " + err.Error()}
 		}
 		return e, nil
 	}
-	return nil, &UsageError{fmt.Sprintf("--engine %q (expected auto, tree or bucket for a sparse model)", kind)}
+	return nil, &sampler.UsageError{Msg: fmt.Sprintf("--engine %q (expected auto, tree or bucket for a sparse model)", kind)}
 }
+
+// closer is implemented by engines that own goroutines.
+type closer interface{ Close() }
+
+// Config is the sardonics sampler's settings (its sampler.Kind.New opts).
+// The runner hands every sampler the run's Config: the hybrid sampler
+// reads its cycle and thetas from it (HybridCycle, SAWThetas).
+type Config struct {
+	Thetas        []saw.Theta // one fixed theta, or a policy's K kernels
+	Options       saw.Options
+	Engine        string // auto, tree, bucket (sparse); auto, dense, parallel (RBM)
+	EngineThreads int    // sections of the parallel engine (0: auto)
+	CPUs          []int  // CPUs the parallel engine may pin its workers to
+	// Mix is the hybrid sampler's cycle (Metropolis sweeps, SARDONICS
+	// moves per step; zero: its default), which it reads through
+	// HybridCycle: the runner hands every sampler these settings.
+	Mix [2]int
+}
+
+// HybridCycle is the hybrid sampler's cycle (hybrid.CycleSource).
+func (sc Config) HybridCycle() (a, m int) { return sc.Mix[0], sc.Mix[1] }
+
+// SAWThetas are the thetas the sardonics chains run (hybrid.ThetaSource).
+func (sc Config) SAWThetas() []saw.Theta { return sc.Thetas }

@@ -1,4 +1,4 @@
-package runner
+package summary
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 	"sardonics/diag"
 	"sardonics/model"
 	"sardonics/report"
+	"sardonics/sampler"
 )
 
 // Meta identifies a run; `report` merges only folders whose Meta agree
@@ -179,7 +180,7 @@ func trialMachines(recs map[string][]*TrialRecord, fallback string) string {
 	for k := range recs {
 		keys = append(keys, k)
 	}
-	for _, k := range CanonicalOrder(keys) {
+	for _, k := range sampler.CanonicalOrder(keys) {
 		for _, r := range SortedTrials(recs[k]) {
 			if r.Machine != "" && !slices.Contains(names, r.Machine) {
 				names = append(names, r.Machine)
@@ -245,75 +246,31 @@ const minTauDraws = 2 * diag.MinSplitDraws
 // chain. Values that cannot be estimated are NaN with a note (see Result).
 func Summarize(name string, recs []*TrialRecord, steps, burn int, wall float64) *Result {
 	res := &Result{Sampler: name, Trials: len(recs), Steps: steps, BurnIn: burn, Replica: summarizeReplica(recs, burn)}
-	var kept [][]float64
-	var cpu, twall float64
-	var flips, prop, acc int64
-	flipsOK := true
-	acfSum := []float64{}
-	var means, taus []float64
-	// Trials without a tau_int: too few draws, constant, Sokal's window not
-	// reached, tau not positive.
-	var few, flat, short, bad []int
-	for _, r := range recs {
-		x := r.Energies[min(burn, len(r.Energies)):]
-		kept = append(kept, x)
+	kept := make([][]float64, len(recs))
+	for i, r := range recs {
+		kept[i] = r.Energies[min(burn, len(r.Energies)):]
 		res.TrialIDs = append(res.TrialIDs, r.Trial)
-		cpu += r.CPUSeconds
-		twall += r.WallSeconds
-		if r.Flips < 0 {
-			flipsOK = false
-		}
-		flips += r.Flips
-		prop += r.Proposed
-		acc += r.Accepted
-		if r.Tune != nil && len(r.Tune.Rewards) > 0 {
-			b := r.Tune.Rewards[0]
-			for _, v := range r.Tune.Rewards {
-				b = math.Max(b, v)
-			}
-			if res.BestTuningReward == nil || b > *res.BestTuningReward {
-				res.BestTuningReward = &b
-			}
-		}
+	}
+	res.energy(kept)
+	res.autocorrelation(recs, kept)
+	res.work(recs, wall)
+	return res
+}
+
+// energy sets the mean energy, the pooled diagnostics (bulk and tail ESS,
+// split-R-hat), the standard error and the spread between the trials'
+// means, from the kept draws of each trial.
+func (res *Result) energy(kept [][]float64) {
+	var means []float64
+	for _, x := range kept {
 		if len(x) > 0 {
 			means = append(means, pooledMean([][]float64{x}))
 		}
-		if len(x) < minTauDraws {
-			few = append(few, r.Trial)
-			continue
-		}
-		if slices.Min(x) == slices.Max(x) {
-			flat = append(flat, r.Trial)
-			continue
-		}
-		rho := diag.ACF(x, len(x)-1) // one transform for tau and the plotted ACF
-		tau, w := diag.TauIntACF(rho)
-		if 10*w > len(x) {
-			// Sokal's relative error of tau, sqrt(2(2W+1)/n), exceeds
-			// 60%: tau(W) of such a trace says little (a ramp of 30
-			// draws gives 3.9). tau(n-1) is about 0 for any series.
-			short = append(short, r.Trial)
-			continue
-		}
-		if !isFinite(tau) || tau <= 0 {
-			bad = append(bad, r.Trial)
-			continue
-		}
-		taus = append(taus, tau)
-		a := rho[:min(MaxACFLag, len(x)-1)+1]
-		if len(acfSum) < len(a) {
-			acfSum = append(acfSum, make([]float64, len(a)-len(acfSum))...)
-		}
-		for i, v := range a {
-			acfSum[i] += v
-		}
 	}
-
-	// Mean energy and the pooled diagnostics.
 	res.EnergyMean = pooledMean(kept)
 	switch {
 	case len(means) == 0:
-		res.EnergyMeanNote = fmt.Sprintf("no draws after burn-in (%d steps, burn-in %d)", steps, burn)
+		res.EnergyMeanNote = fmt.Sprintf("no draws after burn-in (%d steps, burn-in %d)", res.Steps, res.BurnIn)
 	case !isFinite(res.EnergyMean):
 		res.EnergyMeanNote = "non-finite energies"
 	}
@@ -334,8 +291,57 @@ func Summarize(name string, recs []*TrialRecord, steps, burn int, wall float64) 
 	default:
 		res.EnergyStderrNote = "fewer than 2 draws"
 	}
+	res.BetweenTrialSD = math.NaN()
+	switch len(means) {
+	case 0:
+		res.BetweenTrialSDNote = "no draws after burn-in"
+	case 1:
+		res.BetweenTrialSDNote = "one trial with draws: no spread between trials"
+	default:
+		res.BetweenTrialSD = math.Sqrt(sampleVariance(means))
+	}
+}
 
-	// Per-trial autocorrelation, averaged.
+// autocorrelation sets tau_int and the plotted ACF, each averaged over
+// the trials that have one, and says why the others have none.
+func (res *Result) autocorrelation(recs []*TrialRecord, kept [][]float64) {
+	acfSum := []float64{}
+	var taus []float64
+	// Trials without a tau_int: too few draws, constant, Sokal's window not
+	// reached, tau not positive.
+	var few, flat, short, bad []int
+	for i, x := range kept {
+		tr := recs[i].Trial
+		if len(x) < minTauDraws {
+			few = append(few, tr)
+			continue
+		}
+		if slices.Min(x) == slices.Max(x) {
+			flat = append(flat, tr)
+			continue
+		}
+		rho := diag.ACF(x, len(x)-1) // one transform for tau and the plotted ACF
+		tau, w := diag.TauIntACF(rho)
+		if 10*w > len(x) {
+			// Sokal's relative error of tau, sqrt(2(2W+1)/n), exceeds
+			// 60%: tau(W) of such a trace says little (a ramp of 30
+			// draws gives 3.9). tau(n-1) is about 0 for any series.
+			short = append(short, tr)
+			continue
+		}
+		if !isFinite(tau) || tau <= 0 {
+			bad = append(bad, tr)
+			continue
+		}
+		taus = append(taus, tau)
+		a := rho[:min(MaxACFLag, len(x)-1)+1]
+		if len(acfSum) < len(a) {
+			acfSum = append(acfSum, make([]float64, len(a)-len(acfSum))...)
+		}
+		for i, v := range a {
+			acfSum[i] += v
+		}
+	}
 	res.TauInt = math.NaN()
 	if len(taus) > 0 {
 		res.TauInt = 0
@@ -367,17 +373,29 @@ func Summarize(name string, recs []*TrialRecord, steps, burn int, wall float64) 
 	}
 	res.TauIntNote = strings.Join(why, "; ")
 	res.ACF = acfSum
+}
 
-	res.BetweenTrialSD = math.NaN()
-	switch len(means) {
-	case 0:
-		res.BetweenTrialSDNote = "no draws after burn-in"
-	case 1:
-		res.BetweenTrialSDNote = "one trial with draws: no spread between trials"
-	default:
-		res.BetweenTrialSD = math.Sqrt(sampleVariance(means))
+// work sets what the trials cost and did: CPU and wall time (wall: the
+// sampler's wall time in this process, 0 to sum the trials'), ESS per
+// CPU-second, acceptance, flips, the settings and the best tuning reward.
+func (res *Result) work(recs []*TrialRecord, wall float64) {
+	var cpu, twall float64
+	var flips, prop, acc int64
+	flipsOK := true
+	for _, r := range recs {
+		cpu += r.CPUSeconds
+		twall += r.WallSeconds
+		flipsOK = flipsOK && r.Flips >= 0
+		flips += r.Flips
+		prop += r.Proposed
+		acc += r.Accepted
+		if r.Tune != nil && len(r.Tune.Rewards) > 0 {
+			b := slices.Max(r.Tune.Rewards)
+			if res.BestTuningReward == nil || b > *res.BestTuningReward {
+				res.BestTuningReward = &b
+			}
+		}
 	}
-
 	res.CPUSeconds = cpu
 	res.WallSeconds = wall
 	if wall == 0 {
@@ -398,7 +416,7 @@ func Summarize(name string, recs []*TrialRecord, steps, burn int, wall float64) 
 	}
 	if flipsOK && len(recs) > 0 {
 		res.Flips = &flips
-		fps := float64(flips) / float64(steps*len(recs))
+		fps := float64(flips) / float64(res.Steps*len(recs))
 		res.FlipsPerStep = &fps
 		switch {
 		case flips == 0:
@@ -414,7 +432,6 @@ func Summarize(name string, recs []*TrialRecord, steps, burn int, wall float64) 
 		p := recs[0].Params
 		res.Params = &p
 	}
-	return res
 }
 
 // pooledSD is the standard deviation (denominator N-1) of all kept rows
@@ -482,7 +499,7 @@ func pooledMean(kept [][]float64) float64 {
 func WriteTrial(dir string, r *TrialRecord) error {
 	td := TrialDir(dir, r.Sampler, r.Trial)
 	if len(r.States) > 0 {
-		if err := WriteFileAtomic(filepath.Join(td, "states.npy"), npyUint8(r.States)); err != nil {
+		if err := model.WriteFileMkdir(filepath.Join(td, "states.npy"), npyUint8(r.States)); err != nil {
 			return err
 		}
 	}
@@ -496,7 +513,7 @@ func WriteTrial(dir string, r *TrialRecord) error {
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(filepath.Join(td, "stats.json"), append(js, '\n'))
+	return model.WriteFileMkdir(filepath.Join(td, "stats.json"), append(js, '\n'))
 }
 
 // TrialDir is the folder of trial t of sampler name.
@@ -541,7 +558,7 @@ func writeColumn(path, header string, x []float64) error {
 		b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
 		b.WriteByte('\n')
 	}
-	return WriteFileAtomic(path, b.Bytes())
+	return model.WriteFileMkdir(path, b.Bytes())
 }
 
 // readColumn reads what writeColumn wrote.
@@ -582,11 +599,11 @@ func WriteOutputs(dir string, meta Meta, machine string, results []*Result, recs
 	if err != nil {
 		return nil, err
 	}
-	if err := WriteFileAtomic(filepath.Join(dir, "summary.json"), append(js, '\n')); err != nil {
+	if err := model.WriteFileMkdir(filepath.Join(dir, "summary.json"), append(js, '\n')); err != nil {
 		return nil, err
 	}
 	mj, _ := json.MarshalIndent(meta, "", "  ")
-	if err := WriteFileAtomic(filepath.Join(dir, "run.json"), append(mj, '\n')); err != nil {
+	if err := model.WriteFileMkdir(filepath.Join(dir, "run.json"), append(mj, '\n')); err != nil {
 		return nil, err
 	}
 	if !figures {
@@ -663,7 +680,7 @@ func WriteTuningCSV(path string, rs []*TrialRecord) error {
 			fmt.Fprintf(&b, "%d,%d,%q,%s\n", r.Trial, i, r.Tune.Thetas[i], strconv.FormatFloat(rw, 'g', -1, 64))
 		}
 	}
-	return WriteFileAtomic(path, b.Bytes())
+	return model.WriteFileMkdir(path, b.Bytes())
 }
 
 // Table renders results as a fixed-width text table; a value that cannot be
