@@ -43,6 +43,14 @@ func TestHugeBeta(t *testing.T) {
 				if s[0] == s[1] {
 					same++
 				}
+				// Spins 2-4, coupled at beta 1.7e308 (2 beta J overflows),
+				// start aligned and must stay so: SW's bonds between them
+				// form with probability 1 - exp(-2 beta J) = 1, Gibbs's
+				// flip probability is 0. A NaN bond threshold or flip
+				// probability would break them apart.
+				if s[2] != s[3] || s[3] != s[4] {
+					t.Fatalf("%s %s: the coupled spins 2-4 broke apart at beta 1.7e308: %v", tc.name, k, s)
+				}
 				if e := c.Energy(); math.IsNaN(e) || math.IsInf(e, 0) {
 					t.Fatalf("%s %s: energy %v", tc.name, k, e)
 				}
