@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -75,11 +74,11 @@ func (t *tuneFlags) apply(cfg *runner.Config, m *model.Model, haveParams bool) e
 		return usagef("--params fixes theta; it cannot be combined with --tune or --policy")
 	}
 	if t.policy != "" {
-		th, err := tune.ReadPolicy(t.policy)
+		p, th, err := tune.LoadPolicy(t.policy)
 		if err != nil {
 			return &UsageError{err.Error()}
 		}
-		if err := policyFor(t.policy, m); err != nil {
+		if err := policyFor(t.policy, p.Spec, m); err != nil {
 			return err
 		}
 		cfg.SAW.Thetas = th
@@ -102,22 +101,12 @@ func (t *tuneFlags) apply(cfg *runner.Config, m *model.Model, haveParams bool) e
 	return nil
 }
 
-// policyFor refuses a policy file tuned for another model than m. Files
-// that name no model (written before policies recorded it) are accepted.
-func policyFor(path string, m *model.Model) error {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return &UsageError{err.Error()}
-	}
-	var p struct {
-		Spec *string `json:"spec"`
-	}
-	if err := json.Unmarshal(b, &p); err != nil {
-		return usagef("%s: %v (expected a policy file written by sardonics tune)", path, err)
-	}
-	if p.Spec != nil && *p.Spec != m.Spec {
+// policyFor refuses a policy file (at path, tuned for the model spec)
+// tuned for another model than m. Files that name no model are accepted.
+func policyFor(path, spec string, m *model.Model) error {
+	if spec != "" && spec != m.Spec {
 		return usagef("--policy %s was tuned for model %s, not for --model %s; tune this model with sardonics tune (or sample --tune), or, if it is the same model written differently, set \"spec\" in %s to %q",
-			path, *p.Spec, m.Spec, path, m.Spec)
+			path, spec, m.Spec, path, m.Spec)
 	}
 	return nil
 }

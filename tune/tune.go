@@ -912,12 +912,6 @@ func WritePolicy(path string, p Policy) error {
 	return model.WriteFileMkdir(path, append(b, '\n'))
 }
 
-// ReadPolicy reads a policy file's kernels.
-func ReadPolicy(path string) ([]saw.Theta, error) {
-	_, th, err := LoadPolicy(path)
-	return th, err
-}
-
 // LoadPolicy reads a policy file: its fields (Spec empty where the file
 // names no model) and its kernels, parsed and validated, from one read.
 func LoadPolicy(path string) (Policy, []saw.Theta, error) {

@@ -154,13 +154,13 @@ func TestPolicyFileRoundTrip(t *testing.T) {
 		if err := os.WriteFile(bad, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := ReadPolicy(bad); err == nil {
+		if _, _, err := LoadPolicy(bad); err == nil {
 			t.Errorf("%s policy file accepted", name)
 		} else if !strings.Contains(err.Error(), bad) {
 			t.Errorf("%s policy file: error %q does not name the file", name, err)
 		}
 	}
-	if _, err := ReadPolicy(filepath.Join(dir, "missing.json")); err == nil {
+	if _, _, err := LoadPolicy(filepath.Join(dir, "missing.json")); err == nil {
 		t.Error("missing policy file accepted")
 	}
 }
