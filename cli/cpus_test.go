@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -122,5 +125,21 @@ func TestCPUsGolden(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "o", "summary.json")); err != nil {
 		t.Errorf("no summary: %v", err)
+	}
+}
+
+// TestTuneClampsEngineThreads (issue 25, item 4): tune clamps the parallel
+// engine's sections to the usable CPUs and says so, as sample does.
+func TestTuneClampsEngineThreads(t *testing.T) {
+	n := usableCPUs(runtime.NumCPU(), runtime.GOMAXPROCS(0))
+	p := n + 6
+	_, stderr, err := run(t, "tune", "--model", "rbm-random:V=12,H=6,seed=1", "--beta", "1", "--engine", "parallel",
+		"--engine-threads", strconv.Itoa(p), "--iterations", "2", "--iter-steps", "50", "--out", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("--engine-threads %d exceeds the %s; using %d", p, plural(n, "usable CPU"), n)
+	if !strings.Contains(stderr, want) {
+		t.Errorf("stderr %q lacks %q", stderr, want)
 	}
 }

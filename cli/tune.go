@@ -12,6 +12,7 @@ import (
 	"sardonics/runner"
 	"sardonics/saw"
 	"sardonics/summary"
+	"sardonics/topology"
 	"sardonics/tune"
 )
 
@@ -162,6 +163,14 @@ Writes DIR/policy.json (K settings from the policy, reusable with sample
 				if err != nil {
 					return err
 				}
+				// One chain: the engine's sections are clamped to the usable
+				// CPUs as sample's are, with the same warning.
+				cpus, _ := topology.CPUs()
+				plan := planCPUs(usableCPUs(len(cpus), runtime.GOMAXPROCS(0)), 1, 1, []string{"sardonics"}, sc.Engine, sc.EngineThreads, m.RBM != nil)
+				if plan.warning != "" {
+					fmt.Fprintf(env.Stderr, "sardonics: warning: %s\n", plan.warning)
+				}
+				sc.EngineThreads = plan.engineThreads
 				c, err := tf.config()
 				if err != nil {
 					return err
