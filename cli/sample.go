@@ -183,6 +183,9 @@ func (s *sawFlags) config(m *model.Model, stderr interface{ Write([]byte) (int, 
 	if err := th.Validate(); err != nil {
 		return sc, usagef("--params: %v", err)
 	}
+	if sum := th.PLL + th.PHL + th.PLH; math.Abs(sum-1) > 1e-6 {
+		return sc, usagef("--params: pll+phl+plh = %.10g (expected 1: they are the probabilities of the move types LL, HL, LH, e.g. pll=0.5,phl=0.25,plh=0.25)", sum)
+	}
 	if !th.Irreducible(m.Variables()) {
 		fmt.Fprintf(stderr, "sardonics: warning: --params %s is not irreducible (needs kl = 1 or ku > kl); the chain may not reach every state\n", th)
 	}
@@ -246,6 +249,21 @@ the ladder, swap acceptance and round trips, replicas.png shows them.
 --overlap runs two independent sets and writes the overlap q of their
 target replicas (overlap.csv, overlap.png, Binder ratio). CPUs the trials
 at once leave free step a trial's replicas in parallel (same results).
+
+SARDONICS settings: --params THETA is comma-separated key=value, keys not
+given keeping the default kl=1,ku=10,gl=0.95,gh=1.05,pll=0.4,phl=0.3,
+plh=0.3,n=1. kl, ku (1 <= kl <= ku): each walk's length is uniform on
+kl..ku (clamped to the model's size); n (>= 1): a move is n walks at bias a
+and n at bias b; gl, gh (> 0): the low and high biases, gamma = gl*beta
+and gh*beta; pll, phl, plh (>= 0, summing to 1): the probabilities of the
+move types (a, b) = (low, low), (high, low), (low, high). --weight: a walk
+picks bit l with weight 1/(1 + exp(gamma dE_l)) (logistic) or
+exp(-gamma dE_l) (exp), dE_l its energy change. --layout blocks: the n
+walks at bias a, then the n at b; pairs: n pairs (a, b), each with its own
+type. --accept marginal: the proposal density sums over the types (the
+authors' rule); joint: the drawn types are part of the path. Every choice
+is exact. --sampler hybrid: each step is A Metropolis sweeps then M
+SARDONICS moves (--mix A:M; default 1 sweep and a sweep's worth of flips).
 
 Writes DIR/summary.json, DIR/acf.png, DIR/trace.png, DIR/SAMPLER/trial-T/
 (energy.csv, stats.json, states.npy with --save-states) and, after tuning,

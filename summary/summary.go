@@ -80,6 +80,13 @@ type Result struct {
 	Params             *string   `json:"params"`
 	TrialIDs           []int     `json:"trial_ids"`
 	BestTuningReward   *float64  `json:"best_tuning_reward,omitempty"`
+	// Trend is each trial's drift: the mean energy of the last quarter of
+	// its kept draws minus the first quarter's, in standard errors of that
+	// difference (NaN: too few draws). Large values of one sign in every
+	// trial mean the chains are still relaxing (burn-in too short), not
+	// that they disagree.
+	// In summary.json a trial without one is null.
+	Trend []*float64 `json:"trend_z,omitempty"`
 	// Replica summarizes replica exchange (--replicas).
 	Replica *ReplicaSummary `json:"replica,omitempty"`
 }
@@ -206,7 +213,15 @@ const (
 func Warnings(results []*Result) []string {
 	var out []string
 	for _, r := range results {
+		remedy := "run more steps, more trials, or replica exchange"
+		if r.Replica != nil {
+			remedy = "run more steps or more trials, or give the ladder more replicas, a lower --beta-min or --ladder adaptive (see the round trips in replicas.png)"
+		}
+		drift, way := drifting(r)
 		switch {
+		case drift:
+			out = append(out, fmt.Sprintf("sampler %s: not equilibrated: the energy is still %s in every trial (last quarter of the kept draws against the first, beyond %d standard errors), so its mean, error and ESS are not to be trusted; increase --burn (and --steps)",
+				r.Sampler, way, maxTrendZ))
 		case r.Rhat != nil && *r.Rhat > MaxRhat:
 			what := "the halves of its one trial disagree"
 			if r.Trials > 1 {
@@ -215,21 +230,29 @@ func Warnings(results []*Result) []string {
 					what += fmt.Sprintf(" (their mean energies spread %.4g)", r.BetweenTrialSD)
 				}
 			}
-			out = append(out, fmt.Sprintf("sampler %s: split-R-hat %.3f > %.2f: %s, so its mean, error and ESS are not to be trusted; run more steps, more trials, or replica exchange",
-				r.Sampler, *r.Rhat, MaxRhat, what))
+			out = append(out, fmt.Sprintf("sampler %s: split-R-hat %.3f > %.2f: %s, so its mean, error and ESS are not to be trusted; %s",
+				r.Sampler, *r.Rhat, MaxRhat, what, remedy))
 		case r.Rhat == nil:
 			out = append(out, fmt.Sprintf("sampler %s: split-R-hat cannot be estimated (%s); run more steps", r.Sampler, r.RhatNote))
 		}
 		if r.Trials > 0 && !(r.ESS >= MinESSPerTrial*float64(r.Trials)) {
 			ess := "n/a (" + r.ESSNote + ")"
 			if !math.IsNaN(r.ESS) {
-				ess = fmt.Sprintf("%.4g", r.ESS)
+				ess = fmt.Sprintf("%.4g over %s (%.3g per trial)", r.ESS, plural(r.Trials, "trial"), r.ESS/float64(r.Trials))
 			}
 			out = append(out, fmt.Sprintf("sampler %s: bulk ESS %s is below %d per trial: too few effective draws for reliable estimates; run more steps",
 				r.Sampler, ess, MinESSPerTrial))
 		}
 	}
 	return out
+}
+
+// plural is "1 trial" or "n trials".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // MaxACFLag is the largest lag kept in summaries and plots.
@@ -291,6 +314,12 @@ func (res *Result) energy(kept [][]float64) {
 	default:
 		res.EnergyStderrNote = "fewer than 2 draws"
 	}
+	res.Trend = make([]*float64, len(kept))
+	for i, x := range kept {
+		if z := trendZ(x); isFinite(z) {
+			res.Trend[i] = &z
+		}
+	}
 	res.BetweenTrialSD = math.NaN()
 	switch len(means) {
 	case 0:
@@ -301,6 +330,54 @@ func (res *Result) energy(kept [][]float64) {
 		res.BetweenTrialSD = math.Sqrt(sampleVariance(means))
 	}
 }
+
+// trendZ is the last quarter's mean of x minus the first quarter's, over
+// the standard error of that difference (each quarter's SD over the root
+// of its bulk ESS); NaN with fewer than 4 x 20 draws or no spread.
+func trendZ(x []float64) float64 {
+	q := len(x) / 4
+	if q < 20 {
+		return math.NaN()
+	}
+	a, b := x[:q], x[len(x)-q:]
+	se2 := 0.0
+	for _, part := range [][]float64{a, b} {
+		ess := diag.Diagnose([][]float64{part}).BulkESS
+		se2 += sampleVariance(part) / ess
+	}
+	z := (pooledMean([][]float64{b}) - pooledMean([][]float64{a})) / math.Sqrt(se2)
+	if !isFinite(z) {
+		return math.NaN()
+	}
+	return z
+}
+
+// drifting says whether every trial of r drifts the same way by more than
+// maxTrendZ standard errors, and which way.
+func drifting(r *Result) (bool, string) {
+	up, down := 0, 0
+	for _, z := range r.Trend {
+		switch {
+		case z == nil:
+		case *z > maxTrendZ:
+			up++
+		case *z < -maxTrendZ:
+			down++
+		}
+	}
+	switch n := len(r.Trend); {
+	case n > 0 && down == n:
+		return true, "falling"
+	case n > 0 && up == n:
+		return true, "rising"
+	}
+	return false, ""
+}
+
+// maxTrendZ is the drift, in standard errors, beyond which a trial is
+// still relaxing: a stationary chain exceeds 6 with probability about
+// 2e-9 (in every trial at once, far less).
+const maxTrendZ = 6
 
 // autocorrelation sets tau_int and the plotted ACF, each averaged over
 // the trials that have one, and says why the others have none.

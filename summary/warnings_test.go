@@ -46,3 +46,32 @@ func TestTrialMachines(t *testing.T) {
 		t.Fatalf("without records: %q", got)
 	}
 }
+
+// TestDriftNamed (issue 23, item 4): trials that agree but still descend
+// are told they are not equilibrated (not that they disagree); stationary
+// trials are not; the ESS warning gives the total and the per-trial ESS;
+// a replica-exchange run's remedy names the ladder.
+func TestDriftNamed(t *testing.T) {
+	ramp := func(tr int, seed uint64) *TrialRecord {
+		r := ar1Trial(tr, 4000, 0.5, 0, seed)
+		for i := range r.Energies {
+			r.Energies[i] -= 0.01 * float64(i) // falls 40 units over the run
+		}
+		return r
+	}
+	falling := Summarize("s", []*TrialRecord{ramp(0, 1), ramp(1, 2)}, 4000, 0, 0)
+	w := Warnings([]*Result{falling})
+	if len(w) == 0 || !strings.Contains(w[0], "not equilibrated: the energy is still falling in every trial") || strings.Contains(strings.Join(w, "\n"), "disagree") {
+		t.Errorf("descending trials: %q", w)
+	}
+	still := Summarize("s", []*TrialRecord{ar1Trial(0, 4000, 0.5, 0, 3), ar1Trial(1, 4000, 0.5, 0, 4)}, 4000, 0, 0)
+	if ok, _ := drifting(still); ok {
+		t.Errorf("stationary trials called drifting: %v", still.Trend)
+	}
+	rh := 1.5
+	few := &Result{Sampler: "s", Trials: 4, Rhat: &rh, ESS: 389.3, Replica: &ReplicaSummary{}}
+	w = Warnings([]*Result{few})
+	if len(w) != 2 || !strings.Contains(w[0], "give the ladder more replicas") || !strings.Contains(w[1], "bulk ESS 389.3 over 4 trials (97.3 per trial) is below 100 per trial") {
+		t.Errorf("replica run with little ESS: %q", w)
+	}
+}
