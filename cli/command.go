@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -332,15 +333,22 @@ func (c *savedCommand) finish(err error) error {
 // those the run read: checked here, before a checkpoint of other inputs is
 // restored into a chain that does not fit it.
 func resumeSample(fs *flag.FlagSet, dir string, env *Env) error {
+	// Flags that do not change the results may be given again: the core
+	// count of the machine the run continues on, how often to checkpoint.
 	var extra []string
+	override := map[string]string{}
 	fs.Visit(func(f *flag.Flag) {
-		if f.Name != "resume" && f.Name != "quiet" {
+		switch f.Name {
+		case "resume", "quiet":
+		case "threads", "checkpoint-every":
+			override[f.Name] = f.Value.String()
+		default:
 			extra = append(extra, f.Name)
 		}
 	})
 	path := filepath.Join(dir, "command.json")
 	if len(extra) > 0 {
-		return usagef("--resume takes the original flags from %s; do not give --%s", path, extra[0])
+		return usagef("--resume takes the original flags from %s; do not give --%s (only --threads, --checkpoint-every and --quiet may change)", path, extra[0])
 	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return usagef("--resume %s: no such folder (expected the --out folder of an interrupted sample run)", dir)
@@ -370,7 +378,14 @@ func resumeSample(fs *flag.FlagSet, dir string, env *Env) error {
 	// relative), and the other relative paths mean what they meant when
 	// the run started: the command runs again in the directory it ran in,
 	// keeping their spelling, which checkpoints and policies compare.
-	args := slices.DeleteFunc(slices.Clone(c.Args), func(a string) bool { return strings.HasPrefix(a, "--out=") })
+	args := slices.DeleteFunc(slices.Clone(c.Args), func(a string) bool {
+		name, _, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		_, over := override[name]
+		return name == "out" || over
+	})
+	for _, k := range slices.Sorted(maps.Keys(override)) {
+		args = append(args, "--"+k+"="+override[k])
+	}
 	if wd, err := os.Getwd(); err == nil && c.Dir != "" && c.Dir != wd {
 		if dir, err = filepath.Abs(dir); err != nil {
 			return err

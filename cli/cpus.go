@@ -48,7 +48,11 @@ func planCPUs(ncpu, trials, threads int, samplers []string, engine string, engin
 	}
 	p := engineThreads
 	if p <= 0 {
-		p = min(max(1, ncpu/par), maxAutoEngineThreads)
+		avail := ncpu // --threads bounds the sections too
+		if threads > 0 {
+			avail = min(ncpu, threads)
+		}
+		p = min(max(1, avail/par), maxAutoEngineThreads)
 	}
 	clamped := p > ncpu
 	if clamped {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -64,7 +65,11 @@ func TestPlanCPUs(t *testing.T) {
 		{"auto sections: CPUs / trials at once", in{16, 2, 0, sard, "parallel", 0, true}, cpuPlan{2, 4, ""}},
 		{"auto sections: at most 4", in{16, 1, 0, sard, "parallel", 0, true}, cpuPlan{1, 4, ""}},
 		{"auto sections: many trials", in{16, 10, 0, sard, "parallel", 0, true}, cpuPlan{10, 1, ""}},
-		{"auto sections follow --threads", in{16, 10, 4, sard, "parallel", 0, true}, cpuPlan{4, 4, ""}},
+		// --threads bounds every thread (issue 23, item 5): 4 trials at
+		// once leave no threads for sections (it was 4 x 4 = 16).
+		{"auto sections follow --threads", in{16, 10, 4, sard, "parallel", 0, true}, cpuPlan{4, 1, ""}},
+		{"auto sections within --threads", in{16, 2, 8, sard, "parallel", 0, true}, cpuPlan{2, 4, ""}},
+		{"--threads 1 is one thread", in{16, 3, 1, sard, "parallel", 0, true}, cpuPlan{1, 1, ""}},
 		{"auto sections on 2 CPUs", in{2, 1, 0, sard, "parallel", 0, true}, cpuPlan{1, 2, ""}},
 		{"--threads above --trials", in{16, 2, 8, sard, "parallel", 0, true}, cpuPlan{2, 4, ""}},
 		{"one section", in{2, 4, 0, sard, "parallel", 1, true}, cpuPlan{2, 1, ""}},
@@ -141,5 +146,36 @@ func TestTuneClampsEngineThreads(t *testing.T) {
 	want := fmt.Sprintf("--engine-threads %d exceeds the %s; using %d", p, plural(n, "usable CPU"), n)
 	if !strings.Contains(stderr, want) {
 		t.Errorf("stderr %q lacks %q", stderr, want)
+	}
+}
+
+// TestThreadsIsACap (issue 23, item 5): --threads 1 runs replica exchange
+// on one thread; --resume may change --threads (and not other flags), and
+// the results do not change.
+func TestThreadsIsACap(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"sample", "--model", "spinglass3d:L=3,seed=1", "--beta", "1", "--replicas", "4", "--sampler", "metropolis",
+		"--steps", "600", "--trials", "2", "--no-figures", "--out", dir}
+	out, _, err := run(t, append(args, "--threads", "1")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out, "threads per trial") {
+		t.Errorf("--threads 1 ran replica workers:\n%s", out)
+	}
+	before, err := os.ReadFile(filepath.Join(dir, "metropolis", "trial-1", "energy.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.RemoveAll(filepath.Join(dir, "metropolis", "trial-1")) // as if interrupted
+	if _, stderr, err := run(t, "sample", "--resume", dir, "--threads", "2"); err != nil {
+		t.Fatalf("--resume --threads 2: %v\n%s", err, stderr)
+	}
+	after, err := os.ReadFile(filepath.Join(dir, "metropolis", "trial-1", "energy.csv"))
+	if err != nil || !bytes.Equal(before, after) {
+		t.Errorf("trial 1 rerun on 2 threads differs (%v)", err)
+	}
+	if _, _, err := run(t, "sample", "--resume", dir, "--steps", "5"); err == nil || !strings.Contains(err.Error(), "only --threads, --checkpoint-every and --quiet may change") {
+		t.Errorf("--resume --steps: %v", err)
 	}
 }

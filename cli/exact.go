@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"runtime"
 	"time"
 
 	"sardonics/exact"
@@ -12,7 +13,7 @@ import (
 func init() {
 	register(&Command{
 		Name:  "exact",
-		Usage: "--model SPEC (--T T | --beta B) [--json]",
+		Usage: "--model SPEC (--T T | --beta B) [--json] [--threads N]",
 		Short: "exact ln Z, mean and variance of the energy by enumeration (M <= 30)",
 		Long: `Enumerates every state in Gray-code order (one flip and one incremental energy
 update per state) for Ising and QUBO models with at most 30 variables, and for
@@ -23,9 +24,16 @@ analytically). Sums are stabilised (log-sum-exp, compensated accumulation).`,
 			spec := fs.String("model", "", "model `SPEC` (see sardonics help sample)")
 			temp.register(fs)
 			asJSON := fs.Bool("json", false, "print JSON: variables, beta, ln_z, energy_mean, energy_var, energy_distribution[, visible_means]")
+			threads := fs.Int("threads", 0, "at most `N` threads enumerate at once (0: all available CPUs)")
 			return func(args []string) error {
 				if len(args) > 0 {
 					return usagef("exact: unexpected argument %q", args[0])
+				}
+				if *threads < 0 {
+					return usagef("--threads %d (expected 0 or more; 0: all available CPUs)", *threads)
+				}
+				if *threads > 0 { // the enumeration's workers are GOMAXPROCS
+					defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(min(*threads, runtime.GOMAXPROCS(0))))
 				}
 				beta, err := temp.beta()
 				if err != nil {

@@ -231,7 +231,11 @@ command again in the directory where it started, so that its relative paths
 work from anywhere. Before it starts, a run estimates the memory and disk
 space it needs and refuses (exit 2) what cannot fit.
 
-Cores: --threads trials run at once (default: the CPUs this process may use).
+Cores: --threads N bounds the threads that compute at once (default: the
+CPUs this process may use): min(N, --trials) trials run side by side, and
+the threads left over step each trial's replicas in parallel or run its
+engine's sections; --resume DIR --threads N continues on another core count
+(the results do not depend on it).
 For RBMs the sardonics engine is serial unless --engine parallel or
 --engine-threads P > 1; trials x engine threads never exceed the CPUs. With
 --engine parallel and no P, each trial gets CPUs / (trials at once) sections,
@@ -282,7 +286,7 @@ profile sampling alone, for example).`,
 			trials := fs.Int("trials", 10, "independent trials per sampler")
 			offset := fs.Int("trial-offset", 0, "number of the first trial (for splitting a run across jobs)")
 			seed := fs.Uint64("seed", 1, "random seed")
-			threads := fs.Int("threads", 0, "trials run at once (0: all available CPUs)")
+			threads := fs.Int("threads", 0, "at most `N` threads compute at once: trials side by side first, then the replica workers or engine sections of each (0: all available CPUs)")
 			out := fs.String("out", "", "output `DIR` (required)")
 			save := fs.Bool("save-states", false, "write the kept states of each trial as states.npy (uint8, one row per step)")
 			initFile := fs.String("init", "", "start from the states in `FILE` instead of random ones: a .npy of uint8 0/1 rows as --save-states writes, or a text file of +1/-1 rows; one row for every trial, or --trials rows, row i for trial --trial-offset + i")
@@ -351,7 +355,11 @@ profile sampling alone, for example).`,
 					if err := tf.apply(cfg, m, sf.params != ""); err != nil {
 						return err
 					}
-					if err := rf.apply(cfg, ncpu); err != nil {
+					budget := ncpu // threads the run may compute on
+					if *threads > 0 {
+						budget = min(ncpu, *threads)
+					}
+					if err := rf.apply(cfg, budget); err != nil {
 						return err
 					}
 					if !*quiet {
