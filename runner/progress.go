@@ -39,18 +39,77 @@ type progress struct {
 	start time.Time
 	done  atomic.Int64
 	slots []slot
+	cur   atomic.Pointer[phase] // the sampler running
+}
+
+// phase is one sampler's share of the run (samplers run one after
+// another): its trials, their steps, when it started, how many trials
+// have started and how many steps were loaded rather than run.
+type phase struct {
+	name          string
+	later         int // samplers after it
+	trials, steps int64
+	start         int64 // ns since the run's start
+	begun         atomic.Int64
+	loaded        atomic.Int64
+}
+
+// startSampler begins the phase of sampler name (later: samplers after
+// it), trials of steps steps each.
+func (p *progress) startSampler(name string, later, trials, steps int) {
+	p.cur.Store(&phase{name: name, later: later, trials: int64(trials), steps: int64(steps), start: p.now()})
+}
+
+// eta estimates the time left of the running sampler from the measured
+// speed of each of its trials (not from the fraction of steps done, which
+// misleads when samplers' steps cost differently): each running trial's
+// remaining steps at its own rate so far, the trials not yet started at
+// the mean rate, shared by the trial goroutines. ok is false before any
+// trial has a rate; later is the samplers still to run, whose time is
+// unknown until they start.
+func (p *progress) eta() (d time.Duration, name string, later int, ok bool) {
+	ph := p.cur.Load()
+	if ph == nil {
+		return 0, "", 0, false
+	}
+	now := p.now()
+	var left, perSum float64 // ns of running trials' remaining steps; sum of their ns per step
+	rated := 0
+	for i := range p.slots {
+		s := &p.slots[i]
+		if s.trial.Load() == 0 {
+			continue
+		}
+		n := s.steps.Load()
+		if n <= 0 {
+			continue
+		}
+		per := float64(now-s.begun.Load()) / float64(n)
+		left += per * float64(max(0, ph.steps-n-s.restored.Load()))
+		perSum += per
+		rated++
+	}
+	if rated == 0 {
+		return 0, ph.name, ph.later, false
+	}
+	queued := max(0, ph.trials-ph.begun.Load())
+	left += float64(queued*ph.steps) * perSum / float64(rated)
+	return time.Duration(left / float64(len(p.slots))), ph.name, ph.later, true
 }
 
 // slot is one trial goroutine's line of the board, on cache lines of its
 // own (its trial writes it every reportEvery steps, the reporter reads it).
 type slot struct {
-	_       [64]byte
-	sampler atomic.Pointer[string]
-	trial   atomic.Int64 // the trial running + 1; 0 when idle
-	last    atomic.Int64 // time of its last report (ns since start)
-	per     atomic.Int64 // ns per step over its last report's interval
-	warned  atomic.Bool  // this stall was reported
-	_       [64]byte
+	_        [64]byte
+	sampler  atomic.Pointer[string]
+	trial    atomic.Int64 // the trial running + 1; 0 when idle
+	last     atomic.Int64 // time of its last report (ns since start)
+	per      atomic.Int64 // ns per step over its last report's interval
+	warned   atomic.Bool  // this stall was reported
+	begun    atomic.Int64 // when its trial started (ns since start)
+	steps    atomic.Int64 // steps its trial ran in this process
+	restored atomic.Int64 // steps its trial restored from a checkpoint
+	_        [64]byte
 }
 
 func newProgress(slots int) *progress {
@@ -66,23 +125,41 @@ func (p *progress) begin(w int, name string, t int) {
 	s.last.Store(p.now())
 	s.per.Store(0)
 	s.warned.Store(false)
+	s.begun.Store(s.last.Load())
+	s.steps.Store(0)
+	s.restored.Store(0)
 	s.trial.Store(int64(t) + 1)
+	if ph := p.cur.Load(); ph != nil {
+		ph.begun.Add(1)
+	}
 }
 
 // end marks slot w idle.
 func (p *progress) end(w int) { p.slots[w].trial.Store(0) }
 
-// report adds n finished steps, made by slot w's trial (w < 0: steps
-// loaded from disk or restored, which say nothing of its speed).
+// restored adds n steps that slot w's trial (w < 0: a finished trial)
+// loaded from disk rather than ran: they say nothing of its speed.
+func (p *progress) restored(w int, n int64) {
+	if p == nil {
+		return
+	}
+	p.done.Add(n)
+	if w >= 0 {
+		p.slots[w].restored.Add(n)
+	}
+}
+
+// report adds n steps that slot w's trial ran.
 func (p *progress) report(w int, n int64) {
 	if p == nil {
 		return
 	}
 	p.done.Add(n)
-	if w < 0 || n <= 0 {
+	if n <= 0 {
 		return
 	}
 	s := &p.slots[w]
+	s.steps.Add(n)
 	now := p.now()
 	s.per.Store((now - s.last.Load()) / n)
 	s.last.Store(now)
@@ -174,14 +251,20 @@ func startProgress(cfg *Config, p *progress, total int64) func() {
 	return func() { close(quit); wg.Wait() }
 }
 
-// progressLine draws the bar or writes the plain line.
+// progressLine draws the bar or writes the plain line: steps done, the
+// overall rate, and the ETA of the running sampler (see eta).
 func progressLine(w io.Writer, tty bool, p *progress, total int64) {
 	d := p.done.Load()
 	el := time.Since(p.start).Seconds()
 	rate := float64(d) / el
 	eta := "?"
-	if rate > 0 {
-		eta = time.Duration(float64(total-d) / rate * float64(time.Second)).Round(time.Second).String()
+	if left, name, later, ok := p.eta(); name != "" {
+		if ok {
+			eta = roughly(left).String()
+		}
+		if later > 0 {
+			eta += fmt.Sprintf(" for %s, then %s not yet timed", name, plural(later, "sampler"))
+		}
 	}
 	frac := float64(d) / float64(total)
 	if tty {
@@ -191,6 +274,14 @@ func progressLine(w io.Writer, tty bool, p *progress, total int64) {
 	} else {
 		fmt.Fprintf(w, "progress: %d/%d steps (%.1f%%), %.0f steps/s, ETA %s\n", d, total, 100*frac, rate, eta)
 	}
+}
+
+// plural is "1 sampler" or "n samplers".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // hookPoint names a hand-off between Run and its trial goroutines, where

@@ -3,6 +3,7 @@ package runner
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -216,4 +217,29 @@ func TestRunUnderAdversary(t *testing.T) {
 		t.Error("a Run that does not join its trial goroutines passed: the check cannot fail")
 	}
 	time.Sleep(200 * time.Millisecond) // let the abandoned goroutines finish
+}
+
+// TestETA (issue 23, item 4): the ETA comes from each running trial's own
+// rate (not the fraction of steps done): two trials at 20 and 40 ms per
+// step, halfway and a quarter through 1000 steps, and two trials queued at
+// their mean rate, on two goroutines: (10 + 30 + 2 x 30) s / 2 = 50 s.
+func TestETA(t *testing.T) {
+	p := newProgress(2)
+	p.startSampler("slow", 1, 4, 1000)
+	p.begin(0, "slow", 0)
+	p.begin(1, "slow", 1)
+	now := p.now()
+	for i, n := range []int64{500, 250} {
+		p.slots[i].begun.Store(now - 10e9)
+		p.slots[i].steps.Store(n)
+	}
+	d, name, later, ok := p.eta()
+	if !ok || name != "slow" || later != 1 || math.Abs(d.Seconds()-50) > 0.5 {
+		t.Errorf("eta = %v, %q, %d later, %v (want 50s, slow, 1, true)", d, name, later, ok)
+	}
+	var b bytes.Buffer
+	progressLine(&b, false, p, 8000)
+	if !strings.Contains(b.String(), "ETA 50s for slow, then 1 sampler not yet timed") {
+		t.Errorf("progress line %q", b.String())
+	}
 }

@@ -285,7 +285,7 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 	_, keep := t.stateful()
 	w0 := workerCPU(t.ch) // the chain is built once: its workers live as long as the trial
 	if p := cfg.progress; p != nil {
-		p.report(-1, int64(len(t.rec.Energies)))
+		p.restored(cfg.slot, int64(len(t.rec.Energies)))
 	}
 	lastCkpt := time.Now()
 	next := (len(t.rec.Energies)/Block + 1) * Block
@@ -374,7 +374,8 @@ func Run(cfg *Config) (map[string][]*summary.TrialRecord, map[string]float64, er
 	prog := newProgress(workers)
 	stop := startProgress(cfg, prog, total)
 	defer stop()
-	for _, name := range cfg.Samplers {
+	for si, name := range cfg.Samplers {
+		prog.startSampler(name, len(cfg.Samplers)-si-1, cfg.Trials, cfg.Steps)
 		recs := make([]*summary.TrialRecord, cfg.Trials)
 		errs := make([]error, cfg.Trials)
 		jobs := make(chan int)
@@ -463,7 +464,7 @@ func runOrLoad(cfg *Config, name string, t int) (*summary.TrialRecord, error) {
 		if finished(cfg.Dir, name, t) {
 			r, err := summary.ReadTrial(summary.TrialDir(cfg.Dir, name, t))
 			if err == nil && len(r.Energies) == cfg.Steps {
-				cfg.progress.report(-1, int64(cfg.Steps))
+				cfg.progress.restored(-1, int64(cfg.Steps))
 				return r, nil
 			}
 		}
