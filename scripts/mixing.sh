@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The README's mixing table: Gibbs, Metropolis, Swendsen-Wang and SARDONICS
+# The mixing table of docs/mixing.md (via results/mixing/table.md and
+# scripts/docs-tables.py): Gibbs, Metropolis, Swendsen-Wang and SARDONICS
 # with a few fixed settings, 10 trials each, on the paper's frustrated 2D
 # model (T = 1) and 3D spin glass (beta = 1), plus colder cases where
 # single-site samplers struggle (frustrated2d T = 0.5, spinglass3d beta = 2).

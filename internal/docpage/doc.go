@@ -4,4 +4,10 @@
 // write the page's example files, rebuild its RBM examples and compare its
 // energies and outputs with the program's. The page's last section lists
 // the markers.
+//
+// The measured pages (docs/speed.md, docs/mixing.md, ...) hold generated
+// blocks between <!-- begin: SOURCES --> and <!-- end: SOURCES --> that
+// scripts/docs-tables.py copies from results/; Generated renders them the
+// same way, StaleBlocks compares a page with its sources, and BrokenLinks
+// checks a page's relative links and anchors.
 package docpage

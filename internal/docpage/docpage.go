@@ -13,14 +13,16 @@ import (
 )
 
 // Marker is one marker of a page with the block after it: the lines of a
-// fenced block (file, npz, output) or of a table (energies); none for same.
+// fenced block (file, npz, output) or of a table (energies); none for same;
+// for begin, the lines up to its end marker (a generated block, whose Arg
+// names its sources: see Generated).
 type Marker struct {
 	Kind, Arg string
 	Line      int // 1-based line of the marker
 	Block     []string
 }
 
-var markerRE = regexp.MustCompile(`^<!-- (file|npz|energies|same|output): (.+?) -->$`)
+var markerRE = regexp.MustCompile(`^<!-- (file|npz|energies|same|output|begin|end): (.+?) -->$`)
 
 // IsMarker reports whether line (trimmed) is a marker of a known kind.
 func IsMarker(line string) bool { return markerRE.MatchString(strings.TrimSpace(line)) }
@@ -58,6 +60,21 @@ func Parse(name, page string) ([]Marker, error) {
 				return nil, fmt.Errorf("%s:%d: marker %q is not followed by a table with a header and rows", name, i+1, lines[i])
 			}
 			i = j - 1
+		case "begin":
+			end := "<!-- end: " + mk.Arg + " -->"
+			j := i + 1
+			for ; j < len(lines) && strings.TrimSpace(lines[j]) != end; j++ {
+				if m := markerRE.FindStringSubmatch(strings.TrimSpace(lines[j])); m != nil && (m[1] == "begin" || m[1] == "end") {
+					return nil, fmt.Errorf("%s:%d: %q inside the generated block of line %d (expected %q)", name, j+1, lines[j], i+1, end)
+				}
+				mk.Block = append(mk.Block, lines[j])
+			}
+			if j == len(lines) {
+				return nil, fmt.Errorf("%s:%d: %q has no %q", name, i+1, lines[i], end)
+			}
+			i = j
+		case "end":
+			return nil, fmt.Errorf("%s:%d: %q without its begin marker", name, i+1, lines[i])
 		}
 		out = append(out, mk)
 	}
