@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"sardonics/sawsampler"
 	"slices"
 )
 
@@ -42,8 +43,7 @@ func planCPUs(ncpu, trials, threads int, samplers []string, engine string, engin
 	}
 	par = max(1, min(par, trials))
 	plan := cpuPlan{trials: par, engineThreads: engineThreads}
-	parallel := engine == "parallel" || (engine == "" || engine == "auto") && engineThreads > 1
-	if !rbm || !parallel || !slices.Contains(samplers, "sardonics") {
+	if !sawsampler.Parallel(rbm, engine, engineThreads) || !slices.Contains(samplers, "sardonics") {
 		return plan
 	}
 	p := engineThreads

@@ -49,13 +49,18 @@ func newSardonics(m *model.Model, beta float64, opts any, r *rand.PCG, init []in
 // thread), else 1.
 func sardonicsCPUs(m *model.Model, opts any) int {
 	sc := sawConfig(opts)
-	if m.RBM == nil || sc.EngineThreads <= 1 {
+	if !Parallel(m.RBM != nil, sc.Engine, sc.EngineThreads) {
 		return 1
 	}
-	if sc.Engine == "" || sc.Engine == "auto" || sc.Engine == "parallel" {
-		return sc.EngineThreads
-	}
-	return 1
+	return max(1, sc.EngineThreads)
+}
+
+// Parallel reports whether the sardonics sampler runs the partitioned
+// parallel engine: on an RBM, with --engine parallel, or auto (or none)
+// with more than one engine thread. The engine choice, the CPUs a chain
+// occupies and the command line's CPU plan all ask here.
+func Parallel(rbm bool, engine string, engineThreads int) bool {
+	return rbm && (engine == "parallel" || (engine == "" || engine == "auto") && engineThreads > 1)
 }
 
 func newEngine(m *model.Model, sc Config, init []int8) (saw.Engine, error) {
@@ -65,12 +70,10 @@ func newEngine(m *model.Model, sc Config, init []int8) (saw.Engine, error) {
 	}
 	if m.RBM != nil {
 		switch kind {
-		case "auto", "dense":
-			if kind == "auto" && sc.EngineThreads > 1 {
-				return parallelsaw.New(m.RBM, init, sc.EngineThreads, sc.CPUs)
+		case "auto", "dense", "parallel":
+			if !Parallel(true, kind, sc.EngineThreads) {
+				return dense.New(m.RBM, init), nil
 			}
-			return dense.New(m.RBM, init), nil
-		case "parallel":
 			p := sc.EngineThreads
 			if p < 1 {
 				p = max(1, len(sc.CPUs))

@@ -99,19 +99,6 @@ func Pin(cpu int) error {
 	return nil
 }
 
-// Split divides total cores between trials run in parallel and engine
-// threads per trial, never oversubscribing: parallelTrials*threadsPerTrial
-// <= max(total, 1). Trials come first (they scale perfectly): as many run
-// at once as there are cores, up to trials; the cores left over when
-// trials < total go to each trial's engine sections, evenly
-// (threadsPerTrial = total / parallelTrials). Values below 1 count as 1.
-func Split(total, trials int) (parallelTrials, threadsPerTrial int) {
-	total = max(total, 1)
-	trials = max(trials, 1)
-	parallelTrials = min(trials, total)
-	return parallelTrials, total / parallelTrials
-}
-
 // PinFor pins the calling goroutine like Pin and returns the function that
 // undoes it: the thread's previous affinity is restored before the
 // goroutine is unlocked, so the thread can go back to the runtime's pool.

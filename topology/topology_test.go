@@ -60,26 +60,6 @@ func TestPin(t *testing.T) {
 	}
 }
 
-func TestSplit(t *testing.T) {
-	for _, c := range []struct{ total, trials, par, thr int }{
-		{16, 10, 10, 1}, {16, 4, 4, 4}, {16, 3, 3, 5}, {2, 1, 1, 2}, {2, 10, 2, 1},
-		{1, 1, 1, 1}, {0, 0, 1, 1}, {8, 16, 8, 1},
-	} {
-		par, thr := Split(c.total, c.trials)
-		if par != c.par || thr != c.thr {
-			t.Errorf("Split(%d, %d) = %d, %d (expected %d, %d)", c.total, c.trials, par, thr, c.par, c.thr)
-		}
-	}
-	for total := -1; total <= 40; total++ {
-		for trials := -1; trials <= 40; trials++ {
-			par, thr := Split(total, trials)
-			if par < 1 || thr < 1 || par*thr > max(total, 1) || par > max(trials, 1) {
-				t.Fatalf("Split(%d, %d) = %d, %d oversubscribes", total, trials, par, thr)
-			}
-		}
-	}
-}
-
 // TestThreadCPU: another goroutine's thread CPU clock, read from here,
 // grows while that thread spins and agrees with its own reading.
 func TestThreadCPU(t *testing.T) {
