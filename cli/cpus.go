@@ -2,7 +2,10 @@ package cli
 
 import (
 	"fmt"
+	"io"
+	"runtime"
 	"sardonics/sawsampler"
+	"sardonics/topology"
 	"slices"
 )
 
@@ -12,6 +15,18 @@ type cpuPlan struct {
 	trials        int    // trials run at once (runner.Config.Threads)
 	engineThreads int    // sawsampler.Config.EngineThreads
 	warning       string // one line for stderr after "sardonics: warning: ", or ""
+}
+
+// planFor is planCPUs on this process's CPUs (also returned: the affinity
+// mask's, and how many are usable), its warning written to stderr.
+func planFor(stderr io.Writer, trials, threads int, samplers []string, sc sawsampler.Config, rbm bool) (plan cpuPlan, cpus []int, ncpu int) {
+	cpus, _ = topology.CPUs()
+	ncpu = usableCPUs(len(cpus), runtime.GOMAXPROCS(0))
+	plan = planCPUs(ncpu, trials, threads, samplers, sc.Engine, sc.EngineThreads, rbm)
+	if plan.warning != "" {
+		fmt.Fprintf(stderr, "sardonics: warning: %s\n", plan.warning)
+	}
+	return plan, cpus, ncpu
 }
 
 // usableCPUs is the number of CPUs sample plans for: the affinity mask's

@@ -8,7 +8,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -338,12 +337,7 @@ profile sampling alone, for example).`,
 					if err != nil {
 						return err
 					}
-					cpus, _ := topology.CPUs()
-					ncpu := usableCPUs(len(cpus), runtime.GOMAXPROCS(0))
-					plan := planCPUs(ncpu, *trials, *threads, names, sc.Engine, sc.EngineThreads, m.RBM != nil)
-					if plan.warning != "" {
-						fmt.Fprintf(env.Stderr, "sardonics: warning: %s\n", plan.warning)
-					}
+					plan, cpus, ncpu := planFor(env.Stderr, *trials, *threads, names, sc, m.RBM != nil)
 					par := plan.trials
 					sc.EngineThreads = plan.engineThreads
 					if sc.Mix, err = parseMix(*mix, names); err != nil {

@@ -12,7 +12,6 @@ import (
 	"sardonics/runner"
 	"sardonics/saw"
 	"sardonics/summary"
-	"sardonics/topology"
 	"sardonics/tune"
 )
 
@@ -165,11 +164,7 @@ Writes DIR/policy.json (K settings from the policy, reusable with sample
 				}
 				// One chain: the engine's sections are clamped to the usable
 				// CPUs as sample's are, with the same warning.
-				cpus, _ := topology.CPUs()
-				plan := planCPUs(usableCPUs(len(cpus), runtime.GOMAXPROCS(0)), 1, 1, []string{"sardonics"}, sc.Engine, sc.EngineThreads, m.RBM != nil)
-				if plan.warning != "" {
-					fmt.Fprintf(env.Stderr, "sardonics: warning: %s\n", plan.warning)
-				}
+				plan, _, _ := planFor(env.Stderr, 1, 1, []string{"sardonics"}, sc, m.RBM != nil)
 				sc.EngineThreads = plan.engineThreads
 				c, err := tf.config()
 				if err != nil {
