@@ -254,6 +254,17 @@ func shortHash(v string) string {
 // savedCommand is the command of a run about to start in dir.
 type savedCommand struct {
 	path string
+	init string // the SHA-256 of --init's file, "" without one
+}
+
+// settings is what the run's identity (summary.Meta.Settings) adds for its
+// inputs: the --init file's content, so that `report` does not merge runs
+// started from different states.
+func (s *savedCommand) settings() string {
+	if s.init == "" {
+		return ""
+	}
+	return " init=" + s.init
 }
 
 // saveCommand records the sample command parsed into fs in DIR/command.json,
@@ -314,7 +325,7 @@ func saveCommand(fs *flag.FlagSet, cfg *runner.Config, dir string, env *Env) (*s
 	if err := model.WriteFileMkdir(path, append(b, '\n')); err != nil {
 		return nil, err
 	}
-	return &savedCommand{path: path}, nil
+	return &savedCommand{path: path, init: inputs["init"].SHA256}, nil
 }
 
 // finish passes on the run's error. A run that failed (rather than being

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -134,5 +135,27 @@ func TestReadInitNPY(t *testing.T) {
 		if want := "--init " + filepath.Join(dir, name) + ": " + c.want; err == nil || err.Error() != want || ExitCode(err) != 2 {
 			t.Errorf("%s: %v (exit %d), want %q", name, err, ExitCode(err), want)
 		}
+	}
+}
+
+// TestReportRefusesOtherInit (issue 25, item 4): --init's content is part
+// of a run's settings, so report refuses to merge runs started from
+// different states.
+func TestReportRefusesOtherInit(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	for i, init := range []string{"-1 -1 -1 -1 -1 -1 -1 -1 -1\n", "1 1 1 1 1 1 1 1 1\n"} {
+		f := filepath.Join(dir, fmt.Sprintf("init%d.txt", i))
+		if err := os.WriteFile(f, []byte(init), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, stderr, err := run(t, "sample", "--model", "ferro2d:L=3", "--T", "2", "--sampler", "gibbs", "--steps", "200", "--trials", "1",
+			"--trial-offset", strconv.Itoa(i), "--init", f, "--quiet", "--no-figures", "--out", []string{a, b}[i]); err != nil {
+			t.Fatalf("run %d: %v\n%s", i, err, stderr)
+		}
+	}
+	_, _, err := run(t, "report", "--out", filepath.Join(dir, "m"), a, b)
+	if err == nil || !strings.Contains(err.Error(), "init: sha256:") {
+		t.Errorf("report merged runs from different --init files: %v", err)
 	}
 }

@@ -388,7 +388,7 @@ profile sampling alone, for example).`,
 				if err != nil {
 					return err
 				}
-				return saved.finish(runAndWrite(ctx, sig, cfg, *out, env, settingsString(sf, tf)+mixString(*mix)+cfg.Replicas.String(), !*noFigures))
+				return saved.finish(runAndWrite(ctx, sig, cfg, *out, env, settingsString(sf, tf)+mixString(*mix)+saved.settings()+cfg.Replicas.String(), !*noFigures))
 			}
 		},
 	})
