@@ -776,13 +776,27 @@ func Table(results []*Result) string {
 		if r.FlipsPerStep != nil {
 			fps = fmt.Sprintf("%.1f", *r.FlipsPerStep)
 		}
-		fmt.Fprintf(&b, "%-11s %12s %10s %9s %10s %10s %7s %9.3g %11s %7s %10s\n", r.Sampler, num("%.5g", r.EnergyMean), num("%.3g", r.EnergyStderr),
+		fmt.Fprintf(&b, "%-11s %12s %10s %9s %10s %10s %7s %9.3g %11s %7s %10s\n", r.Sampler, meanText(r.EnergyMean, r.EnergyStderr), num("%.3g", r.EnergyStderr),
 			num("%.3g", r.TauInt), num("%.4g", r.ESS), num("%.4g", r.ESSTail), rh, r.CPUSeconds, num("%.4g", r.ESSPerCPUSecond), acc, fps)
 	}
 	return b.String()
 }
 
 // num formats x, or "n/a" when it is NaN or infinite.
+// meanText is the mean energy to the second significant digit of its
+// standard error (so that at |E| ~ 1e12 a difference of units shows), or
+// to 5 significant digits without one.
+func meanText(mean, se float64) string {
+	if !isFinite(mean) {
+		return "n/a"
+	}
+	if !isFinite(se) || se <= 0 {
+		return fmt.Sprintf("%.5g", mean)
+	}
+	dec := min(12, max(0, 1-int(math.Floor(math.Log10(se)))))
+	return strconv.FormatFloat(mean, 'f', dec, 64)
+}
+
 func num(format string, x float64) string {
 	if !isFinite(x) {
 		return "n/a"

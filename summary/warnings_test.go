@@ -75,3 +75,19 @@ func TestDriftNamed(t *testing.T) {
 		t.Errorf("replica run with little ESS: %q", w)
 	}
 }
+
+// TestMeanText (issue 25, item 4): the table shows the mean to its
+// standard error's second digit, so units show at |E| ~ 1e12.
+func TestMeanText(t *testing.T) {
+	for _, c := range []struct {
+		mean, se float64
+		want     string
+	}{
+		{-680.8712, 0.279, "-680.87"}, {-679.04, 2.39, "-679.0"}, {-1.234567890123e12, 0.5, "-1234567890123.00"},
+		{-1.234567890123e12, 3e4, "-1234567890123"}, {3.5, math.NaN(), "3.5"}, {math.NaN(), 1, "n/a"},
+	} {
+		if got := meanText(c.mean, c.se); got != c.want {
+			t.Errorf("meanText(%v, %v) = %q, want %q", c.mean, c.se, got, c.want)
+		}
+	}
+}
