@@ -98,8 +98,7 @@ const maxPen = 12
 // touches it).
 type control struct {
 	passive bool   // never woken: the coordinator runs all its commands
-	stole   bool   // the coordinator ran the worker's last command: no grace
-	ran     uint64 // sequence number of the command the coordinator last ran for it
+	ran     uint64 // the command the coordinator last ran for it (ran == s-1 at command s: it ran the previous one, so no grace)
 	awake   bool   // woken (or started) and not seen parked since
 	first   uint64 // the first command it ran itself since then (0: none)
 	taken   uint64 // commands the coordinator ran for it since then
@@ -127,7 +126,7 @@ func (sh *shared) run() {
 	secs[0].exec(sh)
 	sh.at(hookExecuted, 0, s)
 	for p := 1; p < len(secs); p++ {
-		if ct := &sh.ctl[p]; ct.passive || secs[p].out.sleeping.Load() != 0 || ct.stole && secs[p].out.seen.Load() != s-1 {
+		if ct := &sh.ctl[p]; ct.passive || secs[p].out.sleeping.Load() != 0 || ct.ran == s-1 && secs[p].out.seen.Load() != s-1 {
 			sh.steal(p, s)
 		}
 	}
@@ -166,7 +165,6 @@ func (sh *shared) run() {
 			w = backoff{n: graceSpins}
 		}
 		if ct.ran != s {
-			ct.stole = false
 			if ct.first == 0 {
 				ct.first, ct.taken = s, 0
 			}
@@ -187,7 +185,7 @@ func (sh *shared) steal(p int, s uint64) bool {
 	sc.exec(sh)
 	sh.at(hookExecuted, p, s)
 	ct := &sh.ctl[p]
-	ct.stole, ct.ran = true, s
+	ct.ran = s
 	ct.taken++
 	sh.steals++
 	return true
