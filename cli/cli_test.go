@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -19,6 +20,37 @@ func run(t *testing.T, args ...string) (string, string, error) {
 	var out, errb bytes.Buffer
 	err := Run(args, &out, &errb)
 	return out.String(), errb.String(), err
+}
+
+// asMain runs sardonics with args as main does: an error is printed as
+// "sardonics: ERR" on stderr, and the exit status is ExitCode's. The CLI
+// tests that compare transcripts (flags, command scripts, docs) run it.
+func asMain(args []string) (stdout, stderr string, status int, err error) {
+	var out, errb bytes.Buffer
+	err = Run(args, &out, &errb)
+	if err != nil {
+		fmt.Fprintf(&errb, "sardonics: %v\n", err)
+	}
+	return out.String(), errb.String(), ExitCode(err), err
+}
+
+// checkGoldenFile compares got with the golden file at path; go test ./cli
+// -run TEST -update rewrites it (test names the test that writes it).
+func checkGoldenFile(t *testing.T, path, test, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (create it with go test ./cli -run %s -update)", err, test)
+	}
+	if got != string(want) {
+		t.Errorf("%s: transcript differs (go test ./cli -run %s -update rewrites it)\n--- got ---\n%s--- want ---\n%s", path, test, got, want)
+	}
 }
 
 func readSummary(t *testing.T, dir string) summary.Summary {

@@ -90,14 +90,10 @@ func runCommandScript(t *testing.T, file string) {
 		}
 		switch args[0] {
 		case "sardonics":
-			var o, e bytes.Buffer
-			err := Run(args[1:], &o, &e)
-			if err != nil {
-				e.WriteString("sardonics: " + err.Error() + "\n") // as main does
-			}
-			stdout = strings.ReplaceAll(o.String(), work, "$WORK")
-			stderr = strings.ReplaceAll(e.String(), work, "$WORK")
-			status = ExitCode(err)
+			o, e, st, err := asMain(args[1:])
+			stdout = strings.ReplaceAll(o, work, "$WORK")
+			stderr = strings.ReplaceAll(e, work, "$WORK")
+			status = st
 			if neg != (err != nil) {
 				fail("exit status %d (want %s)", status, map[bool]string{true: "a failure", false: "success"}[neg])
 			}

@@ -115,19 +115,7 @@ func TestCPUsGolden(t *testing.T) {
 	case <-time.After(3 * time.Minute):
 		t.Fatal("sample with --engine-threads 8 on 2 CPUs did not finish in 3 minutes")
 	}
-	path := filepath.Join("testdata", "cpus_engine_threads_clamp.golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (create it with go test ./cli -run TestCPUsGolden -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s: transcript differs (go test ./cli -run TestCPUsGolden -update rewrites it)\n--- got ---\n%s--- want ---\n%s", path, got, want)
-	}
+	checkGoldenFile(t, filepath.Join("testdata", "cpus_engine_threads_clamp.golden"), "TestCPUsGolden", got)
 	if _, err := os.Stat(filepath.Join(dir, "o", "summary.json")); err != nil {
 		t.Errorf("no summary: %v", err)
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"math"
 	"os"
 	"regexp"
@@ -48,11 +47,9 @@ func TestDocFormatsOutputs(t *testing.T) {
 		if args[1] == "exact" {
 			exacts++
 		}
-		var out, errb bytes.Buffer
-		err := Run(args[1:], &out, &errb)
-		got := out.String()
+		got, _, _, err := asMain(args[1:])
 		if err != nil {
-			got += "sardonics: " + err.Error() + "\n" // as main prints it
+			got += "sardonics: " + err.Error() + "\n" // the page shows main's error after the output
 		}
 		if msg := docMatch(b.Block, strings.Split(strings.TrimRight(got, "\n"), "\n")); msg != "" {
 			t.Errorf("formats.md:%d: %s: %s\nthe page shows:\n%s\nthe program prints:\n%s",

@@ -29,13 +29,9 @@ func transcript(tmp string, outLines, errLines int, args ...string) string {
 	for i, a := range args {
 		args[i] = strings.ReplaceAll(a, "$TMP", tmp)
 	}
-	var out, errb bytes.Buffer
-	err := Run(args, &out, &errb)
-	if err != nil {
-		fmt.Fprintf(&errb, "sardonics: %v\n", err)
-	}
+	out, errs, status, _ := asMain(args)
 	var b strings.Builder
-	fmt.Fprintf(&b, "$ sardonics %s\nexit %d\n", strings.Join(args, " "), ExitCode(err))
+	fmt.Fprintf(&b, "$ sardonics %s\nexit %d\n", strings.Join(args, " "), status)
 	section := func(name, s string, n int) {
 		if s == "" {
 			return
@@ -50,8 +46,8 @@ func transcript(tmp string, outLines, errLines int, args ...string) string {
 		}
 		b.WriteString(strings.Join(lines, ""))
 	}
-	section("stdout", out.String(), outLines)
-	section("stderr", errb.String(), errLines)
+	section("stdout", out, outLines)
+	section("stderr", errs, errLines)
 	return strings.ReplaceAll(b.String(), tmp, "$TMP")
 }
 
@@ -59,20 +55,7 @@ func transcript(tmp string, outLines, errLines int, args ...string) string {
 // ./cli -run TestFlagsGolden -update rewrites the files.
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "flags_"+name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (create it with go test ./cli -run TestFlagsGolden -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s: transcript differs (go test ./cli -run TestFlagsGolden -update rewrites it)\n--- got ---\n%s--- want ---\n%s", path, got, want)
-	}
+	checkGoldenFile(t, filepath.Join("testdata", "flags_"+name+".golden"), "TestFlagsGolden", got)
 }
 
 // TestFlagsGolden: the messages of misleading or invalid flags, and the
