@@ -34,9 +34,10 @@ type Model struct {
 
 // QUBO holds E(x) = sum_i Diag_i x_i + sum_(i<j) Q_ij x_i x_j as given.
 type QUBO struct {
-	N    int
-	Diag []float64
-	Off  []Edge // Q_ij with I < J
+	N      int
+	Diag   []float64
+	Off    []Edge  // Q_ij with I < J
+	Offset float64 // the constant term (the optional "c offset VALUE" line)
 }
 
 // Variables is the number of binary variables M.

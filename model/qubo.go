@@ -4,7 +4,9 @@ import (
 	"io"
 )
 
-// ParseQUBO reads the qbsolv format (SPEC section 2): 'c' comment lines, the
+// ParseQUBO reads the qbsolv format (SPEC section 2): 'c' comment lines (one
+// of which may be "c offset VALUE", the constant term, which qbsolv reads
+// as a comment), the
 // header "p qubo TARGET maxDiagonals nDiagonals nElements" (TARGET is read
 // and ignored; qbsolv writes 0), then exactly nDiagonals lines "i i Q_ii"
 // followed by exactly nElements lines "i j Q_ij" with i < j. maxDiagonals is
@@ -13,6 +15,24 @@ import (
 func ParseQUBO(name string, r io.Reader) (*Model, error) {
 	lr := newLineReader(name, r)
 	const want = "\"p qubo 0 maxDiagonals nDiagonals nElements\""
+	offset, offsetLine := 0.0, 0
+	lr.onComment = func(f []string) error {
+		if f[0] != "c" || len(f) < 2 || f[1] != "offset" {
+			return nil
+		}
+		if len(f) != 3 {
+			return inputErr(name, lr.line, "offset line with %d fields (expected \"c offset VALUE\")", len(f))
+		}
+		if offsetLine > 0 {
+			return inputErr(name, lr.line, "offset given twice (first on line %d)", offsetLine)
+		}
+		v, msg := parseValue(f[2])
+		if msg != "" {
+			return inputErr(name, lr.line, "offset: %s", msg)
+		}
+		offset, offsetLine = v, lr.line
+		return nil
+	}
 	f, ok, err := lr.next("c")
 	if err != nil {
 		return nil, err
@@ -99,7 +119,11 @@ func ParseQUBO(name string, r io.Reader) (*Model, error) {
 			q.Off = append(q.Off, Edge{i, j, v})
 		}
 	}
-	is, err := FromQUBO(n, q.Diag, q.Off, 0)
+	if msg := size.add("offset", "", offset); msg != "" {
+		return nil, inputErr(name, offsetLine, "%s", msg)
+	}
+	q.Offset = offset
+	is, err := FromQUBO(n, q.Diag, q.Off, q.Offset)
 	if err != nil {
 		return nil, inputErr(name, 0, "%v", err)
 	}

@@ -14,6 +14,9 @@ type lineReader struct {
 	name string
 	sc   *bufio.Scanner
 	line int
+	// onComment, if set, sees the fields of every comment line (a
+	// comment may carry data a format adds compatibly: .qubo's offset).
+	onComment func(f []string) error
 }
 
 func newLineReader(name string, r io.Reader) *lineReader {
@@ -28,6 +31,11 @@ func (lr *lineReader) next(comment string) (fields []string, ok bool, err error)
 	for lr.sc.Scan() {
 		lr.line++
 		f := strings.Fields(lr.sc.Text())
+		if len(f) > 0 && strings.HasPrefix(f[0], comment) && lr.onComment != nil {
+			if err := lr.onComment(f); err != nil {
+				return nil, false, err
+			}
+		}
 		if len(f) == 0 || strings.HasPrefix(f[0], comment) {
 			continue
 		}

@@ -37,8 +37,9 @@ func oneLine(s string) string { return strings.NewReplacer("\n", " ", "\r", " ")
 // WriteQUBO writes m in the qbsolv format: Model.QUBO's terms when set, an
 // RBM's terms (diagonal -b, -c; off-diagonal -W) for RBMs, otherwise the
 // QUBO equivalent of the Ising form (Q_ij = -4 J_ij, Q_ii = -2 h_i + 2 sum_j
-// J_ij), which is an error unless its constant term is zero (qbsolv files
-// have none) and reading it back gives the same Ising form exactly.
+// J_ij), its constant term on a "c offset VALUE" line (a comment to qbsolv),
+// which is an error unless reading it back gives the same Ising form
+// exactly.
 func WriteQUBO(w io.Writer, m *Model) error {
 	q, err := quboOf(m)
 	if err != nil {
@@ -51,7 +52,11 @@ func WriteQUBO(w io.Writer, m *Model) error {
 		}
 	}
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "c %s\np qubo 0 %d %d %d\n", oneLine(m.Describe()), q.N, nd, len(q.Off))
+	fmt.Fprintf(bw, "c %s\n", oneLine(m.Describe()))
+	if q.Offset != 0 {
+		fmt.Fprintf(bw, "c offset %s\n", fmtFloat(q.Offset))
+	}
+	fmt.Fprintf(bw, "p qubo 0 %d %d %d\n", q.N, nd, len(q.Off))
 	for i, d := range q.Diag {
 		if d != 0 {
 			fmt.Fprintf(bw, "%d %d %s\n", i, i, fmtFloat(d))
@@ -95,7 +100,7 @@ func quboOf(m *Model) (*QUBO, error) {
 		q.Off = append(q.Off, Edge{e.I, e.J, -4 * e.W})
 	}
 	// The constant of the QUBO form, Offset - sum_(i<j) J_ij + sum_i h_i,
-	// has no place in a qbsolv file.
+	// goes on the "c offset" line.
 	c := is.Offset
 	for _, e := range is.Edges() {
 		c -= e.W
@@ -103,10 +108,8 @@ func quboOf(m *Model) (*QUBO, error) {
 	for _, h := range is.H {
 		c += h
 	}
-	if c != 0 {
-		return nil, fmt.Errorf("model %s has QUBO constant %s, which the .qubo format cannot hold (write .txt instead)", m.Spec, fmtFloat(c))
-	}
-	back, err := FromQUBO(q.N, q.Diag, q.Off, 0)
+	q.Offset = c
+	back, err := FromQUBO(q.N, q.Diag, q.Off, q.Offset)
 	if err != nil || !sameIsing(back, is) {
 		return nil, fmt.Errorf("model %s cannot be written exactly as .qubo (its QUBO form does not round-trip; write .txt instead)", m.Spec)
 	}
