@@ -383,11 +383,11 @@ func addLines(p *plot.Plot, curves []Series) ([]*plotter.Line, error) {
 }
 
 // PlotACF draws one autocorrelation curve per sampler against the lag.
-func PlotACF(path, title string, curves []Series) error {
+func PlotACF(path, title, xlabel string, curves []Series) error {
 	if len(curves) == 0 {
 		return errors.New("ACF figure: no curves")
 	}
-	p := newPlot("", "lag (steps)", "normalized energy autocorrelation")
+	p := newPlot("", xlabel, "normalized energy autocorrelation")
 	if _, err := addLines(p, curves); err != nil {
 		return err
 	}

@@ -82,7 +82,7 @@ func TestFigures(t *testing.T) {
 		acf = append(acf, Series{Name: name, Y: y})
 	}
 	p := filepath.Join(dir, "acf.png")
-	if err := PlotACF(p, "ferro2d:L=60, T = 2.27", acf); err != nil {
+	if err := PlotACF(p, "ferro2d:L=60, T = 2.27", "lag (steps)", acf); err != nil {
 		t.Fatal(err)
 	}
 	checkPNG(t, p, 800, 500)
@@ -113,10 +113,10 @@ func TestFigures(t *testing.T) {
 func TestErrors(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "x.png")
-	if err := PlotACF(p, "", []Series{{Name: "a", X: []float64{1}, Y: []float64{1, 2}}}); err == nil {
+	if err := PlotACF(p, "", "lag (steps)", []Series{{Name: "a", X: []float64{1}, Y: []float64{1, 2}}}); err == nil {
 		t.Error("mismatched X and Y accepted")
 	}
-	if err := PlotACF(p, "", nil); err == nil {
+	if err := PlotACF(p, "", "lag (steps)", nil); err == nil {
 		t.Error("no curves accepted")
 	}
 	if err := PlotTraces(p, "", nil); err == nil {
@@ -323,7 +323,7 @@ func TestFiguresExtremeValues(t *testing.T) {
 		if err := PlotTraces(filepath.Join(dir, "trace-"+name+".png"), "traces "+name, traces); err != nil {
 			t.Errorf("%s: trace figure: %v", name, err)
 		}
-		if err := PlotACF(filepath.Join(dir, "acf-"+name+".png"), "acf "+name, traces); err != nil {
+		if err := PlotACF(filepath.Join(dir, "acf-"+name+".png"), "acf "+name, "lag (steps)", traces); err != nil {
 			t.Errorf("%s: ACF figure: %v", name, err)
 		}
 		if err := PlotRewards(filepath.Join(dir, "rewards-"+name+".png"), "rewards "+name, y); err != nil && name != "nonfinite" {

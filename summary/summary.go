@@ -706,9 +706,9 @@ func writeTuning(dir string, recs map[string][]*TrialRecord) error {
 // tuning.csv from a run's results and trial records.
 func DrawFigures(dir string, meta Meta, results []*Result, recs map[string][]*TrialRecord) error {
 	title := fmt.Sprintf("%s, beta = %.4g", meta.Spec, meta.Beta)
-	var acfs, traces []report.Series
+	var traces []report.Series
+	acfs, xlabel := acfSeries(results)
 	for _, r := range results {
-		acfs = append(acfs, report.Series{Name: r.Sampler, Y: r.ACF})
 		if rs := recs[r.Sampler]; len(rs) > 0 {
 			var x, y []float64
 			// The kept steps only, as the paper's figures: the burn-in
@@ -720,7 +720,7 @@ func DrawFigures(dir string, meta Meta, results []*Result, recs map[string][]*Tr
 			traces = append(traces, report.Series{Name: fmt.Sprintf("%s (trial %d)", r.Sampler, rs[0].Trial), X: x, Y: y})
 		}
 	}
-	if err := report.PlotACF(filepath.Join(dir, "acf.png"), "Energy autocorrelation: "+title, acfs); err != nil {
+	if err := report.PlotACF(filepath.Join(dir, "acf.png"), "Energy autocorrelation: "+title, xlabel, acfs); err != nil {
 		return err
 	}
 	if err := report.PlotTraces(filepath.Join(dir, "trace.png"), fmt.Sprintf("Energy traces after burn-in (every 5th step): %s", title), traces); err != nil {
@@ -743,6 +743,38 @@ func DrawFigures(dir string, meta Meta, results []*Result, recs map[string][]*Tr
 		}
 	}
 	return nil
+}
+
+// acfSeries is each sampler's ACF against its lag in CPU milliseconds (a
+// step's CPU time: the trials' CPU over their steps), so that samplers
+// whose steps cost differently compare, the step's cost in the legend; in
+// steps when a sampler has no CPU time recorded.
+func acfSeries(results []*Result) ([]report.Series, string) {
+	perStep := make([]float64, len(results))
+	for i, r := range results {
+		if n := float64(r.Steps * r.Trials); r.CPUSeconds > 0 && n > 0 {
+			perStep[i] = 1e3 * r.CPUSeconds / n
+		} else {
+			perStep = nil
+			break
+		}
+	}
+	var out []report.Series
+	for i, r := range results {
+		s := report.Series{Name: r.Sampler, Y: r.ACF}
+		if perStep != nil {
+			s.X = make([]float64, len(r.ACF))
+			for k := range s.X {
+				s.X[k] = float64(k) * perStep[i]
+			}
+			s.Name = fmt.Sprintf("%s (a step: %.3g ms)", r.Sampler, perStep[i])
+		}
+		out = append(out, s)
+	}
+	if perStep == nil {
+		return out, "lag (steps)"
+	}
+	return out, "lag (CPU milliseconds of one trial)"
 }
 
 // WriteTuningCSV writes every trial's (theta_i, reward_i) history.
