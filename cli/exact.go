@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
 	"runtime"
 	"time"
 
 	"sardonics/exact"
+	"sardonics/runner"
 )
 
 func init() {
@@ -48,7 +50,20 @@ analytically). Sums are stabilised (log-sum-exp, compensated accumulation).`,
 				ctx, sig, stop := signalContext()
 				defer stop()
 				start := time.Now()
-				res, err := exact.EnumerateContext(ctx, m, beta)
+				// A long enumeration says how far it is, every
+				// ProgressInterval, on stderr: states visited, rate, and the
+				// ETA of the current pass.
+				pass := exact.PassStates(m)
+				res, err := exact.EnumerateProgress(ctx, m, beta, runner.ProgressInterval, func(visited int64, el time.Duration) {
+					rate := float64(visited) / el.Seconds()
+					done := math.Mod(float64(visited), pass)
+					eta := "?"
+					if rate > 0 {
+						eta = time.Duration((pass - done) / rate * float64(time.Second)).Round(time.Second).String()
+					}
+					fmt.Fprintf(env.Stderr, "exact: %.3g states of %.3g per pass (pass %d), %.3g states/s, ETA %s for this pass\n",
+						done, pass, int(float64(visited)/pass)+1, rate, eta)
+				})
 				if ctx.Err() != nil {
 					fmt.Fprintf(env.Stderr, "sardonics: exact: interrupted after %s; nothing was kept (an enumeration is not resumable)\n", time.Since(start).Round(time.Millisecond))
 					return &InterruptedError{Signal: sig()}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"sardonics/model"
 )
@@ -100,7 +101,7 @@ func Probs(m *model.Ising, beta float64) ([]float64, error) {
 //
 // It returns early, leaving states unvisited, once stop (if not nil) is
 // raised: the caller then discards the whole result.
-func grayWalk(m *model.Ising, top uint64, low int, stop *atomic.Bool, visit func(idx uint64, e float64)) {
+func grayWalk(m *model.Ising, top uint64, low int, stop *control, visit func(idx uint64, e float64)) {
 	s := make([]int8, m.N)
 	idx := top << low
 	for i := range s {
@@ -109,7 +110,7 @@ func grayWalk(m *model.Ising, top uint64, low int, stop *atomic.Bool, visit func
 	e := m.Energy(s)
 	visit(idx, e)
 	for k := uint64(1); k < 1<<low; k++ {
-		if k&stopCheck == 0 && stop != nil && stop.Load() {
+		if k&stopCheck == 0 && stop != nil && stop.check(stopCheck+1) {
 			return
 		}
 		i := bits.TrailingZeros64(k)
@@ -134,6 +135,33 @@ func Enumerate(m *model.Model, beta float64) (*Result, error) {
 	return EnumerateContext(context.Background(), m, beta)
 }
 
+// control is what the caller of an enumeration shares with its workers:
+// the flag that abandons it and the states visited so far (counted at
+// every stop check), for progress.
+type control struct {
+	halt    atomic.Bool
+	visited atomic.Int64
+}
+
+// check counts n states visited since the last check and reports whether
+// the enumeration is abandoned.
+func (c *control) check(n int64) bool {
+	c.visited.Add(n)
+	return c.halt.Load()
+}
+
+// PassStates is the number of states one pass of m's enumeration visits:
+// 2^M for Ising and QUBO models, 2^min(V, H) for RBMs (the other layer
+// summed out). An Ising enumeration makes a second, per-state pass when
+// its energy levels are too many to keep; an RBM with V + H <= 24 also
+// enumerates its Ising form for the energy distribution.
+func PassStates(m *model.Model) float64 {
+	if m.RBM != nil {
+		return math.Exp2(float64(min(m.RBM.V, m.RBM.H)))
+	}
+	return math.Exp2(float64(m.Ising.N))
+}
+
 // stopCheck masks the state counts at which an enumeration looks at its
 // stop flag: every 2^16 states, well under a millisecond.
 const stopCheck = 1<<16 - 1
@@ -141,16 +169,42 @@ const stopCheck = 1<<16 - 1
 // EnumerateContext is Enumerate, abandoned (with ctx's error) soon after
 // ctx is done: a 30-variable model stops within milliseconds.
 func EnumerateContext(ctx context.Context, m *model.Model, beta float64) (*Result, error) {
-	var stop atomic.Bool
-	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
+	return EnumerateProgress(ctx, m, beta, 0, nil)
+}
+
+// EnumerateProgress is EnumerateContext that calls progress every
+// interval (from another goroutine) with the states visited so far, over
+// all passes (see PassStates), and the time since it started.
+func EnumerateProgress(ctx context.Context, m *model.Model, beta float64, interval time.Duration, progress func(visited int64, elapsed time.Duration)) (*Result, error) {
+	var stop control
+	defer context.AfterFunc(ctx, func() { stop.halt.Store(true) })()
+	if progress != nil && interval > 0 {
+		start, quit := time.Now(), make(chan struct{})
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tick := time.NewTicker(interval)
+			defer tick.Stop()
+			for {
+				select {
+				case <-quit:
+					return
+				case <-tick.C:
+					progress(stop.visited.Load(), time.Since(start))
+				}
+			}
+		}()
+		defer func() { close(quit); wg.Wait() }()
+	}
 	res, err := enumerate(m, beta, &stop)
-	if stop.Load() { // an abandoned enumeration's sums mean nothing
+	if stop.halt.Load() { // an abandoned enumeration's sums mean nothing
 		return nil, ctx.Err()
 	}
 	return res, err
 }
 
-func enumerate(m *model.Model, beta float64, stop *atomic.Bool) (*Result, error) {
+func enumerate(m *model.Model, beta float64, stop *control) (*Result, error) {
 	if m == nil || (m.Ising == nil && m.RBM == nil) {
 		return nil, errors.New("exact: empty model")
 	}
@@ -242,7 +296,7 @@ type isingChunk struct {
 // there are few distinct energies (integer couplings, most models), the
 // density of states, from which everything follows exactly. Otherwise a
 // second pass sums per-state weights relative to the largest one.
-func enumerateIsing(m *model.Ising, beta float64, stop *atomic.Bool) *Result {
+func enumerateIsing(m *model.Ising, beta float64, stop *control) *Result {
 	n := m.N
 	t := splitBits(n, 16)
 	chunks := 1 << t
@@ -319,7 +373,7 @@ func enumerateIsing(m *model.Ising, beta float64, stop *atomic.Bool) *Result {
 		fromLevels(res, levels, beta, quantum)
 		return res
 	}
-	if stop.Load() {
+	if stop.halt.Load() {
 		return res
 	}
 	perStatePass(res, m, beta, t, emin, emax, stop)
@@ -450,7 +504,7 @@ type isingSums struct {
 // perStatePass sums weights state by state; ref is the energy of largest
 // weight (known from the first pass), so no weight exceeds 1 and the moments
 // are taken about a nearby point.
-func perStatePass(res *Result, m *model.Ising, beta float64, t int, emin, emax float64, stop *atomic.Bool) {
+func perStatePass(res *Result, m *model.Ising, beta float64, t int, emin, emax float64, stop *control) {
 	ref := emin
 	if beta < 0 {
 		ref = emax

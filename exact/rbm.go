@@ -3,7 +3,6 @@ package exact
 import (
 	"math"
 	"math/bits"
-	"sync/atomic"
 
 	"sardonics/model"
 )
@@ -50,7 +49,7 @@ func (s *rbmSums) scale(f float64) {
 //	E[E | x] = -a.x - sum_j p_j phi_j,  Var[E | x] = sum_j phi_j^2 p_j (1 - p_j),
 //
 // and by the law of total variance Var E = E_x[Var[E|x]] + Var_x(E[E|x]).
-func enumerateRBM(r *model.RBM, beta float64, stop *atomic.Bool) *Result {
+func enumerateRBM(r *model.RBM, beta float64, stop *control) *Result {
 	// Orient so that x is the smaller layer; E is symmetric under swapping
 	// (v, b) with (h, c) and W with its transpose.
 	n, m := r.V, r.H
@@ -117,7 +116,7 @@ func enumerateRBM(r *model.RBM, beta float64, stop *atomic.Bool) *Result {
 // rbmChunk enumerates x in Gray-code order over bits 0..low-1, the bits
 // above fixed by top. Fields phi are updated by one row per flip and
 // recomputed from scratch every refresh states.
-func rbmChunk(n, m int, a, cb, w []float64, beta float64, top uint64, low int, stop *atomic.Bool) rbmSums {
+func rbmChunk(n, m int, a, cb, w []float64, beta float64, top uint64, low int, stop *control) rbmSums {
 	s := rbmSums{l: math.Inf(-1), xs: make([]neumaier, n), ys: make([]neumaier, m)}
 	x := make([]bool, n)
 	phi := make([]float64, m)
@@ -141,7 +140,7 @@ func rbmChunk(n, m int, a, cb, w []float64, beta float64, top uint64, low int, s
 	}
 	fresh()
 	for k := uint64(0); k < 1<<low; k++ {
-		if k&(stopCheck>>6) == 0 && stop != nil && stop.Load() { // rows cost ~m: look more often
+		if k&(stopCheck>>6) == 0 && stop != nil && stop.check(stopCheck>>6+1) { // rows cost ~m: look more often
 			return s
 		}
 		if k > 0 {
