@@ -38,6 +38,20 @@
 // most of its time in SARDONICS; trading the two by CPU is the tuner's job
 // (issue 24, item 3).
 //
+// A chain can hold a cycle per inverse temperature (SetCycles, issue 24,
+// item 3): SetBeta then also sets the cycle of the beta it is given (a
+// beta not in the table keeps the current cycle), so that inside replica
+// exchange, where swaps exchange temperatures, each rung keeps its own
+// cycle whichever member holds it. Every cycle is exact, so the table
+// changes the cost and the mixing, never the distribution. A component the
+// table needs and the chain was built without is built by SetCycles, at
+// the current spins, with the stream put back afterwards (a build that
+// draws must not shift the chain's future), so that SetBeta stays O(1).
+// The state then also holds the built cycle, which components exist and
+// the table (format version 2); a chain without a table saves exactly the
+// version 1 state, and RestoreState builds or releases components to match
+// the state, so a resumed chain continues bit for bit.
+//
 // Stats sums the components' counters, each in its own convention: Flips
 // is the sweeps' N proposed flips each plus the SARDONICS walks' flips (so
 // it stays proposed single-bit changes); Proposed and Accepted count

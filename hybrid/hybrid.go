@@ -59,8 +59,19 @@ type Chain struct {
 	parts [2]sampler.Tempered // nil: the component is not in the cycle
 	rs    [2]sampler.Resetter
 	flip  [2]func(idx []int32) // flips bits in place, where the component can
+	rels  [2]func()            // release each component's resources
 	diff  []int32              // scratch: the bits to flip
 	cur   int                  // the component whose spins are the chain's
+
+	// What a component built later (SetCycles, RestoreState) needs.
+	mdl     *model.Model
+	sawOpts any
+	r       *rand.PCG
+	base    [2]int // the cycle the chain was built with
+
+	// The cycle per inverse temperature (SetCycles); nil: none.
+	tBetas []float64
+	tCyc   [][2]int
 
 	nFlip, nReset [2]int64 // switches to each component made by flipping bits, by a Reset (tests)
 }
@@ -153,52 +164,140 @@ func resolve(opts any, n int) (Options, error) {
 // New builds a hybrid chain on m at inverse temperature beta from init
 // (see sampler.Kind.New; opts: Options, nil, or the SAW opts alone). Both
 // components start at init and share r. The returned function releases
-// the components' resources.
+// the components' resources, those SetCycles or RestoreState built later
+// included.
 func New(m *model.Model, beta float64, opts any, r *rand.PCG, init []int8) (*Chain, func(), error) {
 	nop := func() {}
 	o, err := resolve(opts, len(init))
 	if err != nil {
 		return nil, nop, err
 	}
-	c := &Chain{a: o.A, m: o.M, beta: beta, cur: metro}
+	c := &Chain{a: o.A, m: o.M, beta: beta, cur: metro, mdl: m, sawOpts: o.SAW, r: r, base: [2]int{o.A, o.M}}
 	if o.A == 0 {
 		c.cur = sard
-	}
-	var rels []func()
-	release := func() {
-		for _, f := range rels {
-			f()
-		}
 	}
 	for k, n := range [2]int{metro: o.A, sard: o.M} {
 		if n == 0 {
 			continue
 		}
-		kind, ok := sampler.Lookup(kindNames[k])
-		if !ok {
-			release()
-			return nil, nop, fmt.Errorf("hybrid: sampler %q is not registered (link package runner for sardonics, baseline for metropolis)", kindNames[k])
+		if err := c.build(k, init); err != nil {
+			c.release()
+			return nil, nop, err
 		}
-		var kopts any
-		if k == sard {
-			kopts = o.SAW
-		}
-		ch, rel, err := kind.New(m, beta, kopts, r, init)
-		if err != nil {
-			release()
-			return nil, nop, fmt.Errorf("hybrid: %s: %w", kindNames[k], err)
-		}
-		rels = append(rels, rel)
-		t, ok1 := ch.(sampler.Tempered)
-		rs, ok2 := ch.(sampler.Resetter)
-		if !ok1 || !ok2 {
-			release()
-			return nil, nop, fmt.Errorf("hybrid: the %s chain cannot change its temperature or be reset in place", kindNames[k])
-		}
-		c.parts[k], c.rs[k], c.flip[k] = t, rs, flipperOf(ch)
 	}
 	c.diff = make([]int32, 0, len(init)/flipFraction+1)
-	return c, release, nil
+	return c, c.release, nil
+}
+
+// build makes component k at the chain's beta from spins, on the chain's
+// stream.
+func (c *Chain) build(k int, spins []int8) error {
+	kind, ok := sampler.Lookup(kindNames[k])
+	if !ok {
+		return fmt.Errorf("hybrid: sampler %q is not registered (link package runner for sardonics, baseline for metropolis)", kindNames[k])
+	}
+	var kopts any
+	if k == sard {
+		kopts = c.sawOpts
+	}
+	ch, rel, err := kind.New(c.mdl, c.beta, kopts, c.r, spins)
+	if err != nil {
+		return fmt.Errorf("hybrid: %s: %w", kindNames[k], err)
+	}
+	t, ok1 := ch.(sampler.Tempered)
+	rs, ok2 := ch.(sampler.Resetter)
+	if !ok1 || !ok2 {
+		rel()
+		return fmt.Errorf("hybrid: the %s chain cannot change its temperature or be reset in place", kindNames[k])
+	}
+	c.parts[k], c.rs[k], c.flip[k], c.rels[k] = t, rs, flipperOf(ch), rel
+	return nil
+}
+
+// buildLate builds component k at the current spins without moving the
+// chain's stream: a builder that draws would otherwise shift everything
+// after it, and RestoreState (whose caller restores the stream before or
+// after, as replica exchange and the runner do) must not draw at all.
+func (c *Chain) buildLate(k int) error {
+	saved, err := c.r.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	err = c.build(k, slices.Clone(c.Spins()))
+	if e := c.r.UnmarshalBinary(saved); e != nil {
+		panic("hybrid: cannot put back the stream: " + e.Error())
+	}
+	return err
+}
+
+// drop releases component k.
+func (c *Chain) drop(k int) {
+	if c.rels[k] != nil {
+		c.rels[k]()
+	}
+	c.parts[k], c.rs[k], c.flip[k], c.rels[k] = nil, nil, nil, nil
+}
+
+func (c *Chain) release() {
+	for k := range c.rels {
+		if c.rels[k] != nil {
+			c.rels[k]()
+			c.rels[k] = nil
+		}
+	}
+}
+
+// SetCycles gives the chain a cycle per inverse temperature (issue 24,
+// item 3): from now on SetBeta(betas[k]) also makes cycles[k] = {A, M} the
+// chain's cycle, and a beta not in the table keeps the cycle the chain
+// has. If the chain's beta is in the table, its cycle applies now. The
+// cycle follows the temperature, not the chain, because replica exchange
+// swaps temperatures: the kernel at each rung stays one fixed exact cycle
+// whichever member holds it. Components a cycle needs and the chain lacks
+// are built here (at the current spins, without moving the stream), so
+// that SetBeta stays O(1). Empty betas clear the table (the cycle and the
+// components stay). Betas must be distinct; the slices are copied.
+func (c *Chain) SetCycles(betas []float64, cycles [][2]int) error {
+	if len(betas) != len(cycles) {
+		return fmt.Errorf("hybrid: %d betas and %d cycles", len(betas), len(cycles))
+	}
+	for k, cy := range cycles {
+		if cy[0] < 0 || cy[1] < 0 || cy[0] == 0 && cy[1] == 0 {
+			return fmt.Errorf("hybrid: cycle %d:%d (expected sweeps and moves >= 0, not both 0)", cy[0], cy[1])
+		}
+		if slices.Contains(betas[:k], betas[k]) {
+			return fmt.Errorf("hybrid: beta %g twice in the cycle table", betas[k])
+		}
+	}
+	for _, cy := range cycles {
+		for k, n := range cy {
+			if n > 0 && c.parts[k] == nil {
+				if err := c.buildLate(k); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if len(betas) == 0 {
+		c.tBetas, c.tCyc = nil, nil
+		return nil
+	}
+	c.tBetas, c.tCyc = slices.Clone(betas), slices.Clone(cycles)
+	c.pickCycle()
+	return nil
+}
+
+// Cycles is the table SetCycles set (copies; nil when there is none).
+func (c *Chain) Cycles() (betas []float64, cycles [][2]int) {
+	return slices.Clone(c.tBetas), slices.Clone(c.tCyc)
+}
+
+// pickCycle makes the table's cycle for the chain's beta current, if the
+// beta is in the table.
+func (c *Chain) pickCycle() {
+	if i := slices.Index(c.tBetas, c.beta); i >= 0 {
+		c.a, c.m = c.tCyc[i][0], c.tCyc[i][1]
+	}
 }
 
 // use makes component k current, first bringing it to the current spins:
@@ -257,6 +356,9 @@ func (c *Chain) Step() {
 // sampler.Tempered).
 func (c *Chain) SetBeta(beta float64) {
 	c.beta = beta
+	if c.tBetas != nil {
+		c.pickCycle()
+	}
 	for k, p := range c.parts {
 		if p == nil || brokenBeta && k == metro {
 			continue
@@ -346,20 +448,62 @@ func (c *Chain) Stateful() bool {
 	return true
 }
 
-// tagHybrid: "hybr" + version 1, little-endian.
-const tagHybrid = 0x0000000172627968
+// tagHybrid: "hybr" + version 1, little-endian; tagHybrid2: version 2,
+// for a chain with a cycle table or components its built cycle lacks.
+const (
+	tagHybrid  = 0x0000000172627968
+	tagHybrid2 = 0x0000000272627968
+)
+
+// pristine reports whether the chain is as New built it but for its
+// states: no cycle table, the built cycle, its components only. Such a
+// chain saves the version 1 state, byte for byte what it saved before
+// cycle tables existed.
+func (c *Chain) pristine() bool {
+	if c.tBetas != nil || c.a != c.base[0] || c.m != c.base[1] {
+		return false
+	}
+	for k, p := range c.parts {
+		if (p != nil) != (c.base[k] > 0) {
+			return false
+		}
+	}
+	return true
+}
 
 // AppendState appends the chain's state (see sampler.Stateful): the cycle,
 // which component is current and both components' states (the other's is
 // stale but is kept too, since whether the next switch resets it depends on
-// its spins). It panics if a component cannot save its state (check
-// Stateful).
+// its spins). A chain with a cycle table (SetCycles) also saves the cycle
+// it was built with, which components it has, and the table (version 2).
+// It panics if a component cannot save its state (check Stateful).
 func (c *Chain) AppendState(b []byte) []byte {
 	w := state.Writer{B: b}
-	w.Uint64(tagHybrid)
+	if c.pristine() {
+		w.Uint64(tagHybrid)
+	} else {
+		w.Uint64(tagHybrid2)
+		w.Int64(int64(c.base[0]))
+		w.Int64(int64(c.base[1]))
+	}
 	w.Int64(int64(c.a))
 	w.Int64(int64(c.m))
 	w.Int64(int64(c.cur))
+	if !c.pristine() {
+		var have int64
+		for k, p := range c.parts {
+			if p != nil {
+				have |= 1 << k
+			}
+		}
+		w.Int64(have)
+		w.Float64s(c.tBetas)
+		flat := make([]int64, 0, 2*len(c.tCyc))
+		for _, cy := range c.tCyc {
+			flat = append(flat, int64(cy[0]), int64(cy[1]))
+		}
+		w.Int64s(flat)
+	}
 	for k, p := range c.parts {
 		if p == nil {
 			continue
@@ -378,62 +522,141 @@ func (c *Chain) AppendState(b []byte) []byte {
 	return w.B
 }
 
+// maxTable bounds a saved cycle table's length (a corrupt state must not
+// allocate without bound).
+const maxTable = 1 << 20
+
 // RestoreState restores a state AppendState wrote on a chain built for the
-// same model and cycle (see sampler.Stateful). A refused state leaves the
-// chain as it was.
+// same model and cycle (see sampler.Stateful), its cycle table included:
+// components the state has and the chain lacks are built (without moving
+// the stream), those the chain has and the state lacks are released, so
+// that the chain is the one that saved the state. A refused state leaves
+// the chain as it was.
 func (c *Chain) RestoreState(b []byte) error {
 	r := state.Reader{B: b}
-	if r.Uint64() != tagHybrid && r.Err() == nil {
+	tag := r.Uint64()
+	if tag != tagHybrid && tag != tagHybrid2 && r.Err() == nil {
 		return errors.New("hybrid: state of another sampler or format")
 	}
+	v2 := tag == tagHybrid2
+	base := [2]int64{int64(c.base[0]), int64(c.base[1])}
+	if v2 {
+		base = [2]int64{r.Int64(), r.Int64()}
+	}
 	a, m, cur := r.Int64(), r.Int64(), r.Int64()
+	var have int64
+	var betas []float64
+	var cycles [][2]int
+	if v2 {
+		have = r.Int64()
+		peek := r
+		n := peek.Uint64()
+		if r.Bad() == nil && n > maxTable {
+			return fmt.Errorf("hybrid: corrupt state (a table of %d cycles)", n)
+		}
+		betas = make([]float64, n)
+		flat := make([]int64, 2*n)
+		r.Float64s(betas)
+		r.Int64s(flat)
+		for i := range betas {
+			cycles = append(cycles, [2]int{int(flat[2*i]), int(flat[2*i+1])})
+		}
+		if n == 0 {
+			betas, cycles = nil, nil
+		}
+	} else {
+		// Version 1: the chain had its built cycle's components only.
+		for k, n := range [2]int64{a, m} {
+			if n > 0 {
+				have |= 1 << k
+			}
+		}
+	}
 	var bs [2][]byte
-	for k, p := range c.parts {
-		if p != nil {
+	for k := range c.parts {
+		if have&(1<<k) != 0 {
 			bs[k] = r.Bytes()
 		}
 	}
 	if err := r.Err(); err != nil {
 		return err
 	}
+	valid := func(a, m int64) bool { return a >= 0 && m >= 0 && a+m > 0 && a <= math.MaxInt32 && m <= math.MaxInt32 }
 	switch {
-	case a != int64(c.a) || m != int64(c.m):
-		return fmt.Errorf("hybrid: state of the cycle %d:%d (this chain runs %d:%d)", a, m, c.a, c.m)
-	case cur != metro && cur != sard || c.parts[cur] == nil:
+	case base != [2]int64{int64(c.base[0]), int64(c.base[1])}:
+		return fmt.Errorf("hybrid: state of a chain built for the cycle %d:%d (this chain: %d:%d)", base[0], base[1], c.base[0], c.base[1])
+	case !v2 && (a != base[0] || m != base[1]):
+		return fmt.Errorf("hybrid: state of the cycle %d:%d (this chain runs %d:%d)", a, m, c.base[0], c.base[1])
+	case !valid(a, m) || a > 0 && have&(1<<metro) == 0 || m > 0 && have&(1<<sard) == 0:
+		return fmt.Errorf("hybrid: corrupt state (cycle %d:%d, components %b)", a, m, have)
+	case have&^3 != 0 || cur != metro && cur != sard || have&(1<<cur) == 0:
 		return fmt.Errorf("hybrid: state's current component %d is not in the cycle", cur)
-	case len(r.B) != 0:
-		return fmt.Errorf("hybrid: %d bytes after the state", len(r.B))
 	}
-	sts := [2]sampler.Stateful{}
+	for i, cy := range cycles {
+		if !valid(int64(cy[0]), int64(cy[1])) || cy[0] > 0 && have&(1<<metro) == 0 || cy[1] > 0 && have&(1<<sard) == 0 ||
+			slices.Contains(betas[:i], betas[i]) {
+			return fmt.Errorf("hybrid: corrupt state (cycle table entry %d: beta %g, %d:%d)", i, betas[i], cy[0], cy[1])
+		}
+	}
 	for k, p := range c.parts {
-		if p == nil {
+		if p == nil || have&(1<<k) == 0 {
 			continue
 		}
-		st, ok := p.(sampler.Stateful)
-		if !ok {
+		if _, ok := p.(sampler.Stateful); !ok {
 			return fmt.Errorf("hybrid: the %s chain cannot restore a state", kindNames[k])
 		}
-		sts[k] = st
 	}
-	// Restore the Metropolis part first and put it back if the SARDONICS
-	// part refuses its state, so that a refused state changes nothing.
-	var undo []byte
-	if sts[metro] != nil && sts[sard] != nil {
-		undo = sts[metro].AppendState(nil)
+	// Build what the state has and the chain lacks; on a refusal below
+	// they are released again.
+	var built [2]bool
+	fail := func(err error) error {
+		for k, b := range built {
+			if b {
+				c.drop(k)
+			}
+		}
+		return err
 	}
-	for k, st := range sts {
-		if st == nil {
+	for k := range c.parts {
+		if have&(1<<k) != 0 && c.parts[k] == nil {
+			if err := c.buildLate(k); err != nil {
+				return fail(err)
+			}
+			built[k] = true
+			if _, ok := c.parts[k].(sampler.Stateful); !ok {
+				return fail(fmt.Errorf("hybrid: the %s chain cannot restore a state", kindNames[k]))
+			}
+		}
+	}
+	// Restore in order; a component already there that was restored
+	// before one that refuses its state is put back, so that a refused
+	// state changes nothing.
+	var undo [2][]byte
+	for k := range c.parts {
+		if have&(1<<k) == 0 {
 			continue
 		}
+		st := c.parts[k].(sampler.Stateful)
+		if !built[k] && k == metro && have&(1<<sard) != 0 {
+			undo[k] = st.AppendState(nil)
+		}
 		if err := st.RestoreState(bs[k]); err != nil {
-			if k == sard && undo != nil {
-				if e := sts[metro].RestoreState(undo); e != nil {
-					panic("hybrid: cannot put back the Metropolis state: " + e.Error())
+			for j := range k {
+				if undo[j] != nil {
+					if e := c.parts[j].(sampler.Stateful).RestoreState(undo[j]); e != nil {
+						panic("hybrid: cannot put back the " + kindNames[j] + " state: " + e.Error())
+					}
 				}
 			}
-			return fmt.Errorf("hybrid: %s: %w", kindNames[k], err)
+			return fail(fmt.Errorf("hybrid: %s: %w", kindNames[k], err))
 		}
 	}
-	c.cur = int(cur)
+	for k, p := range c.parts {
+		if p != nil && have&(1<<k) == 0 {
+			c.drop(k)
+		}
+	}
+	c.a, c.m, c.cur = int(a), int(m), int(cur)
+	c.tBetas, c.tCyc = betas, cycles
 	return nil
 }

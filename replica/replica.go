@@ -18,13 +18,18 @@ type Builder func(beta float64, r *rand.PCG, init []int8) (sampler.Chain, func()
 // Config is a replica-exchange chain's ladder and schedule.
 type Config struct {
 	Betas     []float64 // the starting ladder, strictly increasing; the last is the target
-	SwapEvery int       // member steps between swap rounds (>= 1)
-	Adapt     int       // steps during which the ladder adapts (0: fixed)
-	CountFrom int       // steps after which swaps and round trips are counted (the burn-in)
-	Sets      int       // independent ladders: 1, or 2 for the overlap
-	Workers   int       // goroutines that step the members between swaps (<= 1: the caller's)
-	CPUs      []int     // CPUs for workers 1..Workers-1 (optional; index 0 is the caller's)
-	KeepSpins bool      // make Spins right at every step (else only at round ends)
+	SwapEvery int       // member steps between swap rounds (>= 1; unused on the work clock)
+	// Work > 0 puts the swap rounds on the work clock (see the package
+	// comment): each round, every member runs the fewest steps whose
+	// proposed single-bit changes reach Work sweep-equivalents (Work N
+	// bits). 0 is the step clock, SwapEvery steps per round.
+	Work      float64
+	Adapt     int   // steps during which the ladder adapts (0: fixed)
+	CountFrom int   // steps after which swaps and round trips are counted (the burn-in)
+	Sets      int   // independent ladders: 1, or 2 for the overlap
+	Workers   int   // goroutines that step the members between swaps (<= 1: the caller's)
+	CPUs      []int // CPUs for workers 1..Workers-1 (optional; index 0 is the caller's)
+	KeepSpins bool  // make Spins right at every step (else only at round ends)
 }
 
 // Geometric is the ladder of r inverse temperatures from lo to hi with
@@ -51,7 +56,10 @@ func (cfg *Config) check() error {
 			return fmt.Errorf("replica: ladder %v (expected strictly increasing finite betas >= 0)", cfg.Betas)
 		}
 	}
-	if cfg.SwapEvery < 1 || cfg.Adapt < 0 || cfg.CountFrom < 0 || cfg.Sets != 1 && cfg.Sets != 2 {
+	if math.IsNaN(cfg.Work) || math.IsInf(cfg.Work, 0) || cfg.Work < 0 {
+		return fmt.Errorf("replica: work %v per swap round (expected a finite number of sweep-equivalents >= 0)", cfg.Work)
+	}
+	if cfg.Work == 0 && cfg.SwapEvery < 1 || cfg.Adapt < 0 || cfg.CountFrom < 0 || cfg.Sets != 1 && cfg.Sets != 2 {
 		return fmt.Errorf("replica: invalid schedule (swap every %d, adapt %d, count from %d, %d sets)", cfg.SwapEvery, cfg.Adapt, cfg.CountFrom, cfg.Sets)
 	}
 	return nil
@@ -74,8 +82,8 @@ type member struct {
 type set struct {
 	ms    []*member
 	at    []int     // at[k]: the member at rung k
-	tgtE  []float64 // target energy after each step of the round
-	tgtS  [][]int8  // target spins after each step of the round (kept when needed)
+	tgtE  []float64 // target energy after each step of the round (its length is the round's)
+	tgtS  [][]int8  // target spins after each step of the round (kept when needed; the work clock may keep more buffers than the round's steps)
 	acc   []int64   // accepted swaps of pair (k, k+1), counted after CountFrom
 	tries []int64   // proposed swaps of pair (k, k+1), counted after CountFrom
 	trips int64     // round trips hottest -> target -> hottest, counted after CountFrom
@@ -91,13 +99,18 @@ type Chain struct {
 	sets   []*set
 	r      *rand.PCG // swap decisions
 	rounds int64     // rounds run
+	done   int64     // steps of the rounds run (rounds * SwapEvery on the step clock)
 	idx    int       // steps of the current round already returned
+	n      int       // bits per state
+	need   int64     // work clock: proposed bit changes per member per round
 	q      []float64 // overlap after each step of the round (Sets = 2)
 	// adaptation: swaps of each pair since the ladder last moved, and the
 	// round of the next move
 	aAcc, aTries []int64
 	nextAdapt    int64
 	pool         *pool
+	tune         *tuneRun     // set while TuneCycles runs its rounds
+	tuned        *CycleTuning // what TuneCycles chose
 }
 
 var (
@@ -119,8 +132,13 @@ func New(cfg Config, build Builder, r *rand.PCG, init []int8) (*Chain, error) {
 	}
 	R := len(cfg.Betas)
 	c := &Chain{cfg: cfg, betas: append([]float64(nil), cfg.Betas...), r: r,
-		aAcc: make([]int64, R-1), aTries: make([]int64, R-1), nextAdapt: 32}
+		aAcc: make([]int64, R-1), aTries: make([]int64, R-1), nextAdapt: 32, n: len(init)}
 	keep := cfg.KeepSpins || cfg.Sets == 2
+	every := cfg.SwapEvery // buffered steps per round
+	if cfg.Work > 0 {
+		every = 0 // the buffers grow to the rounds' lengths
+		c.need = max(1, int64(math.Ceil(cfg.Work*float64(len(init)))))
+	}
 	// The members' streams come from a copy of r, so r is not advanced: a
 	// caller that restores r and then rebuilds the chain to restore its
 	// state continues exactly. rng.Sub mixes the copy's draw, so the
@@ -128,7 +146,7 @@ func New(cfg Config, build Builder, r *rand.PCG, init []int8) (*Chain, error) {
 	rc := *r
 	base := rc.Uint64()
 	for si := 0; si < cfg.Sets; si++ {
-		s := &set{at: make([]int, R), tgtE: make([]float64, 0, cfg.SwapEvery), acc: make([]int64, R-1),
+		s := &set{at: make([]int, R), tgtE: make([]float64, 0, every), acc: make([]int64, R-1),
 			tries: make([]int64, R-1), spins: keep}
 		c.sets = append(c.sets, s) // before its members, so that Close releases them on an error
 		for k := range R {
@@ -157,14 +175,14 @@ func New(cfg Config, build Builder, r *rand.PCG, init []int8) (*Chain, error) {
 			s.at[k] = k
 		}
 		if keep {
-			s.tgtS = make([][]int8, cfg.SwapEvery)
+			s.tgtS = make([][]int8, every)
 			for i := range s.tgtS {
 				s.tgtS[i] = make([]int8, len(init))
 			}
 		}
 	}
 	if cfg.Sets == 2 {
-		c.q = make([]float64, cfg.SwapEvery)
+		c.q = make([]float64, every)
 	}
 	if cfg.Workers > 1 {
 		c.pool = newPool(cfg.Workers, cfg.CPUs)
@@ -194,11 +212,12 @@ func (c *Chain) target(s int) *member {
 	return st.ms[st.at[len(st.at)-1]]
 }
 
-// Step advances every member by one step; every SwapEvery steps the swap
-// round follows. Members run a whole round ahead: Energy, Spins and
+// Step advances every member by one step; every SwapEvery steps (on the
+// work clock: as many as the target rung's member ran in the round) the
+// swap round follows. Members run a whole round ahead: Energy, Spins and
 // Overlap replay the target's values step by step.
 func (c *Chain) Step() {
-	if c.idx == 0 || c.idx == c.cfg.SwapEvery {
+	if c.idx == 0 || c.idx == len(c.sets[0].tgtE) {
 		if c.rounds > 0 {
 			c.swapRound()
 		}
@@ -263,28 +282,52 @@ func (c *Chain) Stats() sampler.Stats {
 	return st
 }
 
-// runRound steps every member SwapEvery times, recording each set's
-// target.
+// runRound steps every member SwapEvery times (on the work clock: until
+// each has done the round's work), recording each set's target. While
+// TuneCycles runs (c.tune), rounds record every rung instead and leave the
+// chain's own round, counters and buffers alone.
 func (c *Chain) runRound() {
-	var jobs []*member
+	var jobs int
 	for _, s := range c.sets {
-		s.tgtE = s.tgtE[:c.cfg.SwapEvery]
-		jobs = append(jobs, s.ms...)
+		if c.tune == nil {
+			if c.cfg.Work > 0 {
+				s.tgtE = s.tgtE[:0]
+			} else {
+				s.tgtE = s.tgtE[:c.cfg.SwapEvery]
+			}
+		}
+		jobs += len(s.ms)
 	}
 	if c.pool != nil {
-		c.pool.run(len(jobs), func(j int) { c.runMember(j) })
+		c.pool.run(jobs, func(j int) { c.runMember(j) })
 	} else {
 		for j := range jobs {
 			c.runMember(j)
 		}
 	}
+	if c.tune != nil {
+		return
+	}
 	if c.q != nil {
 		a, b := c.sets[0].tgtS, c.sets[1].tgtS
-		for i := range c.q {
-			c.q[i] = overlap(a[i], b[i])
+		if c.cfg.Work > 0 {
+			// The targets of the two sets ran their own numbers of steps:
+			// step i of set 0's is paired with the step of set 1's at the
+			// same fraction of the round (the same work done).
+			n0, n1 := len(c.sets[0].tgtE), len(c.sets[1].tgtE)
+			c.q = c.q[:0]
+			for i := range n0 {
+				j := ((i+1)*n1+n0-1)/n0 - 1
+				c.q = append(c.q, overlap(a[i], b[j]))
+			}
+		} else {
+			for i := range c.q {
+				c.q[i] = overlap(a[i], b[i])
+			}
 		}
 	}
 	c.rounds++
+	c.done += int64(len(c.sets[0].tgtE))
 }
 
 // runMember runs job j (member j%R of set j/R) for one round.
@@ -292,6 +335,14 @@ func (c *Chain) runMember(j int) {
 	R := len(c.betas)
 	s := c.sets[j/R]
 	m := s.ms[j%R]
+	if c.tune != nil {
+		c.tuneMember(j/R, m)
+		return
+	}
+	if c.cfg.Work > 0 {
+		c.runWork(s, m, m.pos == R-1, nil)
+		return
+	}
 	isTarget := m.pos == R-1
 	for i := 0; i < c.cfg.SwapEvery; i++ {
 		m.ch.Step()
@@ -304,16 +355,65 @@ func (c *Chain) runMember(j int) {
 	}
 }
 
+// runWork runs member m of set s for one round of the work clock: steps
+// until the proposed bit changes since the round began reach c.need,
+// recording the target's energies and spins (isTarget) or every energy
+// (into e, when not nil). Only the target's job writes its set's buffers.
+func (c *Chain) runWork(s *set, m *member, isTarget bool, e *[]float64) {
+	st := m.ch.Stats()
+	var done int64
+	for i := 0; done < c.need; i++ {
+		m.ch.Step()
+		if isTarget {
+			s.tgtE = append(s.tgtE, m.ch.Energy())
+			if s.spins {
+				if i == len(s.tgtS) {
+					s.tgtS = append(s.tgtS, make([]int8, c.n))
+				}
+				copy(s.tgtS[i], m.ch.Spins())
+			}
+		}
+		if e != nil {
+			*e = append(*e, m.ch.Energy())
+		}
+		next := m.ch.Stats()
+		done += stepWork(st, next, c.n)
+		st = next
+	}
+}
+
+// stepWork is the work of one step that moved a chain's counters from a
+// to b, in proposed single-bit changes: Flips, or Proposed where a chain
+// has no Flips; a step that moved neither counts as a sweep (n), so that
+// a chain without counters (blockgibbs, whose step is a sweep) still runs
+// a round.
+func stepWork(a, b sampler.Stats, n int) int64 {
+	d := b.Flips - a.Flips
+	if a.Flips < 0 || b.Flips < 0 {
+		d = b.Proposed - a.Proposed
+	}
+	if d <= 0 {
+		return int64(n)
+	}
+	return d
+}
+
 // swapRound proposes the swaps of the even or odd pairs (alternating by
 // round), counts them, tracks round trips and moves the ladder while it
 // adapts.
 func (c *Chain) swapRound() {
 	R := len(c.betas)
-	end := c.rounds * int64(c.cfg.SwapEvery) // steps done
+	end := c.done // steps done
 	count := end > int64(c.cfg.CountFrom)
 	adapt := end <= int64(c.cfg.Adapt)
+	parity := int((c.rounds - 1) & 1)
+	if c.tune != nil {
+		// TuneCycles's rounds: no counting, no adaptation, no walk; the
+		// pairs alternate by its own round count.
+		count, adapt, parity = false, false, c.tune.rounds&1
+	}
 	for _, s := range c.sets {
-		for k := int((c.rounds - 1) & 1); k+1 < R; k += 2 {
+		for k := parity; k+1 < R; k += 2 {
 			a, b := s.ms[s.at[k]], s.ms[s.at[k+1]]
 			x := (c.betas[k] - c.betas[k+1]) * (a.ch.Energy() - b.ch.Energy())
 			if brokenSwap {
@@ -351,6 +451,9 @@ func (c *Chain) swapRound() {
 				m.dir = -1
 			}
 		}
+	}
+	if c.tune != nil {
+		return
 	}
 	c.sets[0].walk = append(c.sets[0].walk, int16(c.sets[0].ms[0].pos))
 	if adapt && c.rounds >= c.nextAdapt {
@@ -410,19 +513,30 @@ func Adapted(betas []float64, acc, tries []int64) []float64 {
 
 // Report is what a trial's stats.json says about its replica exchange.
 type Report struct {
-	Ladder         []float64  `json:"ladder"`          // inverse temperatures, hottest first (after adaptation)
-	SwapEvery      int        `json:"swap_every"`      // steps between swap rounds
-	SwapAcceptance []*float64 `json:"swap_acceptance"` // of each neighbouring pair after burn-in (null: never proposed)
-	RoundTrips     int64      `json:"round_trips"`     // hottest -> target -> hottest after burn-in, all members
+	Ladder         []float64  `json:"ladder"`                     // inverse temperatures, hottest first (after adaptation)
+	SwapEvery      int        `json:"swap_every"`                 // steps between swap rounds (step clock)
+	SwapWork       float64    `json:"swap_work,omitempty"`        // sweep-equivalents per member per swap round (work clock)
+	MeanRound      float64    `json:"mean_round_steps,omitempty"` // work clock: the target's mean steps per round
+	SwapAcceptance []*float64 `json:"swap_acceptance"`            // of each neighbouring pair after burn-in (null: never proposed)
+	RoundTrips     int64      `json:"round_trips"`                // hottest -> target -> hottest after burn-in, all members
 	Sets           int        `json:"sets"`
 	Walk           []int16    `json:"-"` // the rung of set 0's member 0 after each round
+	// Cycles is what TuneCycles chose per rung, with what it measured
+	// (null: it did not run).
+	Cycles *CycleTuning `json:"cycles,omitempty"`
 }
 
 // Report summarizes the swaps so far.
 func (c *Chain) Report() *Report {
 	R := len(c.betas)
 	rep := &Report{Ladder: append([]float64(nil), c.betas...), SwapEvery: c.cfg.SwapEvery, Sets: c.cfg.Sets,
-		SwapAcceptance: make([]*float64, R-1), Walk: append([]int16(nil), c.sets[0].walk...)}
+		SwapAcceptance: make([]*float64, R-1), Walk: append([]int16(nil), c.sets[0].walk...), Cycles: c.tuned}
+	if c.cfg.Work > 0 {
+		rep.SwapEvery, rep.SwapWork = 0, c.cfg.Work
+		if c.rounds > 0 {
+			rep.MeanRound = float64(c.done) / float64(c.rounds)
+		}
+	}
 	for k := 0; k+1 < R; k++ {
 		var acc, tries int64
 		for _, s := range c.sets {

@@ -1,8 +1,10 @@
 package replica
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 
 	"sardonics/internal/state"
 	"sardonics/sampler"
@@ -41,16 +43,27 @@ func (c *Chain) WorkerCPUSeconds() float64 {
 	return t
 }
 
+// tagTuned marks the trailer that holds TuneCycles's result.
+const tagTuned = 0x64656e7574 // "tuned"
+
 // AppendState appends the whole state (see sampler.Stateful): the ladder,
 // the round's position and buffers, the counters, and each member's rung,
-// stream and chain state. It panics if a member cannot save its state
-// (check Stateful).
+// stream and chain state (a hybrid member's cycle table with it). On the
+// work clock the clock's setting and the steps done follow the header, and
+// the round buffers carry their lengths; after TuneCycles a trailer holds
+// its result, CPU times left out. A chain on the step clock that was not tuned saves what it
+// saved before either existed, byte for byte. It panics if a member cannot
+// save its state (check Stateful).
 func (c *Chain) AppendState(b []byte) []byte {
 	w := state.Writer{B: b}
 	R := len(c.betas)
 	w.Uint64(uint64(R))
 	w.Uint64(uint64(len(c.sets)))
 	w.Uint64(uint64(c.cfg.SwapEvery))
+	if c.cfg.Work > 0 {
+		w.Float64(c.cfg.Work)
+		w.Int64(c.done)
+	}
 	w.Float64s(c.betas)
 	w.Int64(c.rounds)
 	w.Int64(int64(c.idx))
@@ -63,7 +76,11 @@ func (c *Chain) AppendState(b []byte) []byte {
 	for _, s := range c.sets {
 		w.Float64s(s.tgtE)
 		if s.spins {
-			for _, x := range s.tgtS {
+			kept := s.tgtS // the step clock saves all its buffers
+			if c.cfg.Work > 0 {
+				kept = kept[:len(s.tgtE)]
+			}
+			for _, x := range kept {
 				w.Int8s(x)
 			}
 		}
@@ -85,7 +102,33 @@ func (c *Chain) AppendState(b []byte) []byte {
 			w.Bytes(m.ch.(sampler.Stateful).AppendState(nil))
 		}
 	}
+	if c.tuned != nil {
+		// Without its CPU times, which differ from run to run while the
+		// state must not: a runner keeps them in its own checkpoint.
+		x := *c.tuned
+		x.CPUSeconds, x.TunerCPUSeconds = 0, 0
+		j, err := json.Marshal(&x)
+		if err != nil {
+			panic(err)
+		}
+		w.Uint64(tagTuned)
+		w.Bytes(j)
+	}
 	return w.B
+}
+
+// float64s reads a length-prefixed []float64 of any length (state.Reader's
+// Float64s wants the length known).
+func float64s(r *state.Reader) []float64 {
+	peek := *r
+	n := peek.Uint64()
+	if peek.Bad() != nil || n > uint64(len(peek.B)/8) {
+		r.Fail(errors.New("replica: corrupt state (buffer length)"))
+		return nil
+	}
+	x := make([]float64, n)
+	r.Float64s(x)
+	return x
 }
 
 // RestoreState restores a state AppendState wrote on a chain built with
@@ -97,26 +140,56 @@ func (c *Chain) RestoreState(b []byte) error {
 		(n != uint64(R) || ns != uint64(len(c.sets)) || se != uint64(c.cfg.SwapEvery)) {
 		return fmt.Errorf("replica: state of %d rungs x %d sets, swap every %d (this chain: %d x %d, %d)", n, ns, se, R, len(c.sets), c.cfg.SwapEvery)
 	}
+	work := c.cfg.Work > 0
+	var done int64
+	if work {
+		if wk := r.Float64(); r.Bad() == nil && math.Float64bits(wk) != math.Float64bits(c.cfg.Work) {
+			return fmt.Errorf("replica: state of a work clock of %v sweep-equivalents (this chain: %v)", wk, c.cfg.Work)
+		}
+		done = r.Int64()
+	}
 	betas := make([]float64, R)
 	r.Float64s(betas)
 	rounds, idx, next := r.Int64(), r.Int64(), r.Int64()
-	if r.Bad() == nil && (idx < 0 || idx > int64(c.cfg.SwapEvery) || rounds < 0) {
+	if r.Bad() == nil && (idx < 0 || !work && idx > int64(c.cfg.SwapEvery) || rounds < 0 || done < 0) {
 		return errors.New("replica: corrupt state (round position)")
+	}
+	if !work {
+		done = rounds * int64(c.cfg.SwapEvery)
 	}
 	r.Int64s(c.aAcc)
 	r.Int64s(c.aTries)
 	if c.q != nil {
-		r.Float64s(c.q)
-	}
-	for _, s := range c.sets {
-		n := c.cfg.SwapEvery
-		if rounds == 0 {
-			n = 0
+		if work {
+			c.q = float64s(&r)
+		} else {
+			r.Float64s(c.q)
 		}
-		s.tgtE = s.tgtE[:n]
-		r.Float64s(s.tgtE)
+	}
+	for si, s := range c.sets {
+		if work {
+			s.tgtE = float64s(&r)
+			for len(s.tgtS) < len(s.tgtE) && s.spins {
+				s.tgtS = append(s.tgtS, make([]int8, c.n))
+			}
+			if r.Bad() == nil && (si == 0 && (int64(len(s.tgtE)) < idx || c.q != nil && len(c.q) != len(s.tgtE)) ||
+				rounds == 0 && len(s.tgtE) != 0 || rounds > 0 && len(s.tgtE) == 0) {
+				return errors.New("replica: corrupt state (round buffers)")
+			}
+		} else {
+			n := c.cfg.SwapEvery
+			if rounds == 0 {
+				n = 0
+			}
+			s.tgtE = s.tgtE[:n]
+			r.Float64s(s.tgtE)
+		}
 		if s.spins {
-			for _, x := range s.tgtS {
+			kept := s.tgtS
+			if work {
+				kept = kept[:len(s.tgtE)]
+			}
+			for _, x := range kept {
 				r.Int8s(x)
 			}
 		}
@@ -157,11 +230,23 @@ func (c *Chain) RestoreState(b []byte) error {
 			s.at[pos] = k
 		}
 	}
+	var tuned *CycleTuning
+	if len(r.B) > 0 && r.Bad() == nil {
+		if r.Uint64() != tagTuned {
+			return errors.New("replica: corrupt state (trailer)")
+		}
+		if j := r.Bytes(); r.Bad() == nil {
+			tuned = new(CycleTuning)
+			if err := json.Unmarshal(j, tuned); err != nil {
+				return fmt.Errorf("replica: corrupt state (tuning): %w", err)
+			}
+		}
+	}
 	if err := r.Err(); err != nil {
 		return err
 	}
 	copy(c.betas, betas)
-	c.rounds, c.idx, c.nextAdapt = rounds, int(idx), next
+	c.rounds, c.done, c.idx, c.nextAdapt, c.tuned = rounds, done, int(idx), next, tuned
 	for _, s := range c.sets {
 		for _, m := range s.ms {
 			m.ch.SetBeta(c.betas[m.pos])

@@ -1,0 +1,611 @@
+package replica_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"testing"
+
+	"sardonics/exact"
+	"sardonics/hybrid"
+	"sardonics/model"
+	"sardonics/replica"
+	"sardonics/rng"
+	"sardonics/runner"
+	"sardonics/sampler"
+	"sardonics/saw"
+	"sardonics/sawsampler"
+)
+
+// hybridBuilder makes hybrid members built with the cycle base on the
+// given engine and, when betas is not nil, given the cycle table (betas,
+// cycles), as a runner resuming a tuned run would.
+func hybridBuilder(m *model.Model, base [2]int, engine string, betas []float64, cycles [][2]int) replica.Builder {
+	sc := sawsampler.Config{Thetas: []saw.Theta{saw.DefaultTheta}, Engine: engine, Mix: base}
+	return func(beta float64, r *rand.PCG, init []int8) (sampler.Chain, func(), error) {
+		ch, rel, err := runner.NewChain("hybrid", m, beta, sc, r, init)
+		if err != nil || betas == nil {
+			return ch, rel, err
+		}
+		if err := ch.(replica.Cycler).SetCycles(betas, cycles); err != nil {
+			rel()
+			return nil, func() {}, err
+		}
+		return ch, rel, nil
+	}
+}
+
+// agreeWith is agreement (replica_test.go) for the chains mk builds:
+// `trials` trials of `steps` steps, the first fifth discarded; the z-scores
+// of the mean energy and of the probability of the lowest energy at beta
+// 3 against exact enumeration, from the spread of the trial means.
+func agreeWith(t *testing.T, spec string, trials, steps int, mk func(m *model.Model, r *rand.PCG, init []int8) *replica.Chain) (zE, zP float64) {
+	t.Helper()
+	m, err := model.Load(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const beta = 3.0
+	ex, err := exact.Enumerate(m, beta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eMin, pMin := groundLevel(m, beta)
+	var meanE, meanP []float64
+	for tr := range trials {
+		r := rng.Sub(7, uint64(tr), 1)
+		c := mk(m, r, randomSpins(r, m.Variables()))
+		burn := steps / 5
+		var se, sp float64
+		for i := range steps {
+			c.Step()
+			if i >= burn {
+				e := c.Energy()
+				se += e
+				if e < eMin+groundTol {
+					sp++
+				}
+			}
+		}
+		c.Close()
+		n := float64(steps - burn)
+		meanE, meanP = append(meanE, se/n), append(meanP, sp/n)
+	}
+	z := func(x []float64, want float64) float64 {
+		mu, v := 0.0, 0.0
+		for _, a := range x {
+			mu += a
+		}
+		mu /= float64(len(x))
+		for _, a := range x {
+			v += (a - mu) * (a - mu)
+		}
+		return (mu - want) / math.Sqrt(v/float64(len(x)-1)/float64(len(x)))
+	}
+	return z(meanE, ex.EnergyMean), z(meanP, pMin)
+}
+
+// ladder6 is the agreement tests' ladder: 6 rungs from beta 0.3 to 3.
+var ladder6 = replica.Geometric(0.3, 3, 6)
+
+// workCase is replica exchange on the work clock: a kernel, its members'
+// cycle table (hybrid) and, with tune, TuneCycles during burn-in.
+type workCase struct {
+	name, spec, kernel, engine string
+	base                       [2]int
+	cycles                     [][2]int // per rung of ladder6 (nil: none)
+	tune                       bool
+}
+
+var workCases = []workCase{
+	// Every kind of cycle on one ladder, hot rungs pure Metropolis, cold
+	// ones pure SARDONICS: swaps move members between all of them.
+	{"hybrid-table", "frustrated2d:L=4,seed=3", "hybrid", "tree", [2]int{1, 0}, [][2]int{{1, 0}, {1, 0}, {2, 1}, {1, 2}, {0, 2}, {0, 3}}, false},
+	{"hybrid-table-rbm", "rbm-random:V=8,H=6,seed=2,scale=1", "hybrid", "dense", [2]int{0, 1}, [][2]int{{1, 0}, {3, 1}, {1, 1}, {1, 3}, {0, 1}, {0, 2}}, false},
+	{"hybrid-tuned", "frustrated2d:L=4,seed=3", "hybrid", "bucket", [2]int{1, 2}, nil, true},
+	{"metropolis", "frustrated2d:L=4,seed=3", "metropolis", "", [2]int{}, nil, false},
+	{"sardonics", "frustrated2d:L=4,seed=3", "sardonics", "tree", [2]int{}, nil, false},
+}
+
+// work is the work clock of the agreement tests: 1.5 sweep-equivalents
+// per round, so that rounds hold 1 or 2 steps of most cycles and many of
+// the one-move cycles.
+const work = 1.5
+
+func (wc workCase) chain(t testing.TB, m *model.Model, r *rand.PCG, init []int8, workers int) *replica.Chain {
+	t.Helper()
+	build := builder(wc.kernel, m, wc.engine, 0)
+	if wc.kernel == "hybrid" {
+		var betas []float64
+		if wc.cycles != nil {
+			betas = ladder6
+		}
+		build = hybridBuilder(m, wc.base, wc.engine, betas, wc.cycles)
+	}
+	cfg := replica.Config{Betas: ladder6, Work: work, Sets: 1, Workers: workers}
+	c, err := replica.New(cfg, build, r, init)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wc.tune {
+		tc := replica.TuneConfig{Candidates: replica.CandidateCycles(2), Seconds: 0.002, Costs: replica.DefaultCycleCosts}
+		if _, err := c.TuneCycles(tc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return c
+}
+
+// TestWorkClockAgreesWithEnumeration: on the work clock, hybrid members
+// with a cycle per rung (fixed, or chosen by TuneCycles before the first
+// step) and plain kernels give the exact mean energy and probability of
+// the ground-state energy at beta 3 within 4 standard errors over 16
+// trials (as TestAgreesWithEnumeration; fixed seeds, so deterministic).
+func TestWorkClockAgreesWithEnumeration(t *testing.T) {
+	if replica.RaceEnabled {
+		t.Skip("statistics on one thread: the plain run checks them")
+	}
+	for _, wc := range workCases {
+		t.Run(wc.name, func(t *testing.T) {
+			zE, zP := agreeWith(t, wc.spec, 16, 3000, func(m *model.Model, r *rand.PCG, init []int8) *replica.Chain {
+				return wc.chain(t, m, r, init, 1)
+			})
+			t.Logf("z(mean E) = %.2f, z(P(E_min)) = %.2f", zE, zP)
+			if math.Abs(zE) > 4 || math.Abs(zP) > 4 || math.IsNaN(zE) || math.IsNaN(zP) {
+				t.Errorf("%s on the work clock disagrees with enumeration: z = %.2f (energy), %.2f (ground state)", wc.name, zE, zP)
+			}
+		})
+	}
+}
+
+// TestWorkClockBrokenSwapCaught shows that the check above can fail on
+// the work clock: with the swap rule missing its temperature difference,
+// hybrid members with a cycle per rung are caught by a wide margin.
+func TestWorkClockBrokenSwapCaught(t *testing.T) {
+	if replica.RaceEnabled {
+		t.Skip("statistics on one thread: the plain run checks them")
+	}
+	defer replica.SetBrokenSwap(true)()
+	for _, wc := range workCases[:2] {
+		zE, zP := agreeWith(t, wc.spec, 16, 3000, func(m *model.Model, r *rand.PCG, init []int8) *replica.Chain {
+			return wc.chain(t, m, r, init, 1)
+		})
+		t.Logf("%s: z(mean E) = %.2f, z(P(E_min)) = %.2f", wc.name, zE, zP)
+		if math.Abs(zE) < 8 && math.Abs(zP) < 8 {
+			t.Errorf("%s: the broken swap rule was not caught on the work clock (z = %.2f, %.2f)", wc.name, zE, zP)
+		}
+	}
+}
+
+// TestWorkClockRounds: each member runs, per round, the fewest steps whose
+// proposed flips reach Work N: Metropolis members on 16 spins with Work
+// 2.5 run 3 sweeps a round, so the chain's rounds are 3 steps; SARDONICS
+// members' flips per round are at least Work N and less than Work N plus
+// one move's most (2 walks of at most 10 flips).
+func TestWorkClockRounds(t *testing.T) {
+	const w = 2.5
+	need := int64(math.Ceil(w * 16))
+	for _, kc := range []kernelCase{kernelCases[3], kernelCases[0]} {
+		cfg := replica.Config{Betas: replica.Geometric(0.3, 3, 4), Work: w, Sets: 1}
+		c, _ := newChain(t, kc, cfg, 3)
+		n := 0
+		for n < 100 || !c.TuneReady() { // TuneReady: at a round's end
+			c.Step()
+			n++
+		}
+		rep := c.Report()
+		rounds := int64(math.Round(float64(n) / rep.MeanRound))
+		st := c.Stats()
+		switch {
+		case rep.SwapWork != w || rep.SwapEvery != 0:
+			t.Errorf("%s: report says swap every %d, work %v", kc.name, rep.SwapEvery, rep.SwapWork)
+		case kc.kernel == "metropolis" && (rep.MeanRound != 3 || st.Flips != int64(n)*4*16):
+			t.Errorf("metropolis: %v steps per round, %d flips in %d steps (expected 3 and %d)", rep.MeanRound, st.Flips, n, int64(n)*4*16)
+		case st.Flips < rounds*4*need || st.Flips >= rounds*4*(need+20):
+			t.Errorf("%s: %d flips in %d rounds of 4 members (expected in [%d, %d))", kc.name, st.Flips, rounds, rounds*4*need, rounds*4*(need+20))
+		}
+	}
+}
+
+// tunedTrace runs a hybrid chain on the work clock with two sets, an
+// adaptive ladder and TuneCycles once it may, and returns the trace, the
+// tuning and the final state.
+func tunedTrace(t *testing.T, workers int, seed uint64) ([]float64, []float64, *replica.CycleTuning, []byte) {
+	t.Helper()
+	m, err := model.Load("frustrated2d:L=4,seed=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := replica.Config{Betas: replica.Geometric(0.2, 2, 5), Work: 1.5, Adapt: 200, Sets: 2, Workers: workers}
+	r := rng.Sub(seed, 0, 1)
+	c, err := replica.New(cfg, hybridBuilder(m, [2]int{1, 1}, "", nil, nil), r, randomSpins(rng.Sub(seed, 0, 0), m.Variables()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var e, q []float64
+	var tuned *replica.CycleTuning
+	for range 900 {
+		c.Step()
+		e, q = append(e, c.Energy()), append(q, c.Overlap())
+		if tuned == nil && c.TuneReady() {
+			tuned, err = c.TuneCycles(replica.TuneConfig{Candidates: replica.CandidateCycles(2), Seconds: 0.001, Costs: replica.DefaultCycleCosts})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if tuned == nil {
+		t.Fatal("TuneReady never held")
+	}
+	return e, q, tuned, c.AppendState(nil)
+}
+
+// choices are a tuning's measurements and choice without its CPU times.
+func choices(tn *replica.CycleTuning) string {
+	x := *tn
+	x.CPUSeconds, x.TunerCPUSeconds = 0, 0
+	b, _ := json.Marshal(x)
+	return string(b)
+}
+
+// TestWorkClockSameChoiceAnyWorkers: on the work clock, with the tuner
+// run mid-way, the same seed gives the same trace, overlap, tuning and
+// state with 1 and 3 workers, and twice with 1; another seed gives
+// another trace.
+func TestWorkClockSameChoiceAnyWorkers(t *testing.T) {
+	e1, q1, t1, s1 := tunedTrace(t, 1, 5)
+	e1b, q1b, t1b, s1b := tunedTrace(t, 1, 5)
+	e3, q3, t3, s3 := tunedTrace(t, 3, 5)
+	e6, _, _, _ := tunedTrace(t, 1, 6)
+	if !slices.Equal(e1, e1b) || !slices.Equal(q1, q1b) || choices(t1) != choices(t1b) || !bytes.Equal(s1, s1b) {
+		t.Error("the same seed gave another chain or choice")
+	}
+	if !slices.Equal(e1, e3) || !slices.Equal(q1, q3) || choices(t1) != choices(t3) || !bytes.Equal(s1, s3) {
+		t.Error("3 workers changed the chain or the choice")
+	}
+	if slices.Equal(e1, e6) {
+		t.Error("another seed gave the same trace")
+	}
+	if len(t1.Rungs) != 5 || len(t1.Rungs[0].Tried) != len(t1.Candidates) {
+		t.Errorf("tuning has %d rungs (expected 5) of %d tries", len(t1.Rungs), len(t1.Rungs[0].Tried))
+	}
+}
+
+// TestWorkClockStateContinues: on the work clock, a chain of hybrid
+// members with a cycle table (members built with a cycle that lacks a
+// component the table needs) restored from a state saved mid-round,
+// before and after TuneCycles, continues bit for bit, overlap included;
+// so does a chain of plain Metropolis members.
+func TestWorkClockStateContinues(t *testing.T) {
+	m, err := model.Load("frustrated2d:L=4,seed=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	betas := replica.Geometric(0.2, 2, 4)
+	table := [][2]int{{1, 0}, {1, 2}, {0, 2}, {0, 3}}
+	for _, c := range []struct {
+		name  string
+		build replica.Builder
+		tune  bool
+	}{
+		{"table", hybridBuilder(m, [2]int{1, 0}, "tree", betas, table), false},
+		{"tuned", hybridBuilder(m, [2]int{1, 0}, "bucket", nil, nil), true},
+		{"metropolis", builder("metropolis", m, "", 0), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := replica.Config{Betas: betas, Work: 1.7, Adapt: 100, CountFrom: 150, Sets: 2, KeepSpins: true}
+			mk := func(seed uint64) (*replica.Chain, *rand.PCG) {
+				r := rng.Sub(seed, 0, 1)
+				ch, err := replica.New(cfg, c.build, r, randomSpins(rng.Sub(seed, 0, 0), m.Variables()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(ch.Close)
+				return ch, r
+			}
+			a, ra := mk(9)
+			for range 130 {
+				a.Step()
+			}
+			if c.tune {
+				for !a.TuneReady() {
+					a.Step()
+				}
+				if _, err := a.TuneCycles(replica.TuneConfig{Candidates: [][2]int{{1, 0}, {0, 2}, {1, 1}}, Seconds: 0.001, Costs: replica.DefaultCycleCosts}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			trace(a, 3)
+			for i := 0; a.TuneReady(); i++ { // save mid-round
+				if i > 100 {
+					t.Fatal("rounds of one step")
+				}
+				a.Step()
+			}
+			st := a.AppendState(nil)
+			rs, _ := ra.MarshalBinary()
+			wantE, wantQ := trace(a, 400)
+			b, rb := mk(10)
+			trace(b, 5)
+			if err := b.RestoreState(st); err != nil {
+				t.Fatal(err)
+			}
+			if err := rb.UnmarshalBinary(rs); err != nil {
+				t.Fatal(err)
+			}
+			gotE, gotQ := trace(b, 400)
+			if !slices.Equal(wantE, gotE) || !slices.Equal(wantQ, gotQ) {
+				t.Fatal("restored chain diverged")
+			}
+			if !bytes.Equal(a.AppendState(nil), b.AppendState(nil)) {
+				t.Error("states differ after the same steps")
+			}
+			repA, repB := a.Report(), b.Report()
+			if c.tune { // the state leaves the tuning's CPU times out
+				x := *repA.Cycles
+				x.CPUSeconds, x.TunerCPUSeconds = 0, 0
+				repA.Cycles = &x
+			}
+			ja, _ := json.Marshal(repA)
+			jb, _ := json.Marshal(repB)
+			if !bytes.Equal(ja, jb) {
+				t.Errorf("reports differ:\n%s\n%s", ja, jb)
+			}
+			if c.tune && a.Report().Cycles == nil {
+				t.Error("the report lost the tuning")
+			}
+		})
+	}
+}
+
+// TestWorkClockStateRefused: a state of the step clock, or of another
+// amount of work, is refused by a chain on the work clock, and the other
+// way round.
+func TestWorkClockStateRefused(t *testing.T) {
+	kc := kernelCases[3]
+	mk := func(cfg replica.Config) *replica.Chain {
+		c, _ := newChain(t, kc, cfg, 2)
+		trace(c, 20)
+		return c
+	}
+	step := replica.Config{Betas: replica.Geometric(0.2, 2, 4), SwapEvery: 2, Sets: 1}
+	w1, w2 := step, step
+	w1.Work, w2.Work = 1, 2
+	for _, p := range [][2]replica.Config{{step, w1}, {w1, step}, {w1, w2}} {
+		if err := mk(p[1]).RestoreState(mk(p[0]).AppendState(nil)); err == nil {
+			t.Errorf("state of work %v accepted by a chain of work %v", p[0].Work, p[1].Work)
+		}
+	}
+}
+
+// dimerGlass is an L x L torus of ferromagnetic dimers (J = jd between the
+// two spins of each) coupled by random +-1 bonds, with fields +-0.5 on
+// one spin of each: a frustrated lattice of block spins. Cold, a single
+// flip breaks a dimer (cost about 2 jd), so Metropolis is frozen, while a
+// SARDONICS walk flips both spins of a dimer in a row (the second flip
+// repays the first) and moves the blocks; hot, every kernel decorrelates
+// at once and Metropolis is the cheapest.
+func dimerGlass(t testing.TB, l int, jd float64, seed uint64) *model.Model {
+	r := rand.NewPCG(seed, 99)
+	pm := func() float64 {
+		if r.Uint64()&1 == 0 {
+			return -1
+		}
+		return 1
+	}
+	d := func(x, y int) int32 { return int32(2 * (((y+l)%l)*l + (x+l)%l)) }
+	var edges []model.Edge
+	for y := range l {
+		for x := range l {
+			a := d(x, y)
+			edges = append(edges, model.Edge{I: a, J: a + 1, W: jd},
+				model.Edge{I: a, J: d(x+1, y), W: pm()}, model.Edge{I: a + 1, J: d(x, y+1) + 1, W: pm()})
+		}
+	}
+	h := make([]float64, 2*l*l)
+	for i := 0; i < len(h); i += 2 {
+		h[i] = 0.5 * pm()
+	}
+	is, err := model.NewIsing(2*l*l, edges, h, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &model.Model{Spec: "dimer-glass", Kind: model.KindIsing, Ising: is}
+}
+
+// TestTunerPicksTheObviousCycle: on the dimer glass (72 spins) with a hot
+// rung (beta 0.05) and a cold one (beta 2) far apart, the tuner gives the
+// hot rung pure Metropolis, at least 3 times the next candidate's ESS per
+// CPU-second, and the cold one a cycle with SARDONICS moves, at least 5
+// times pure Metropolis's (frozen there: its trace never changes), for
+// each of 4 seeds.
+func TestTunerPicksTheObviousCycle(t *testing.T) {
+	if replica.RaceEnabled {
+		t.Skip("statistics on one thread: the plain run checks them")
+	}
+	m := dimerGlass(t, 6, 10, 1)
+	_, k := hybrid.DefaultCycle(m.Variables(), nil)
+	for seed := uint64(1); seed <= 4; seed++ {
+		cfg := replica.Config{Betas: []float64{0.05, 2}, Work: 1, Sets: 1}
+		c, err := replica.New(cfg, hybridBuilder(m, [2]int{1, 1}, "", nil, nil), rng.Sub(seed, 0, 1), randomSpins(rng.Sub(seed, 0, 0), m.Variables()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 100 {
+			c.Step()
+		}
+		res, err := c.TuneCycles(replica.TuneConfig{Candidates: replica.CandidateCycles(k), Seconds: 0.02, Costs: replica.DefaultCycleCosts})
+		c.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		hot, cold := res.Rungs[0], res.Rungs[1]
+		t.Logf("seed %d: hot %v, cold %v; cpu %.3f s, analysis %.4f s", seed, hot.Cycle, cold.Cycle, res.CPUSeconds, res.TunerCPUSeconds)
+		for i, cand := range res.Candidates {
+			h, c := hot.Tried[i], cold.Tried[i]
+			t.Logf("  %v: hot tau %.1f ess/s %.0f; cold tau %.1f mean %.2f biased %v ess/s %.0f", cand, h.Tau, h.ESSPerCPUSecond, c.Tau, c.Mean, c.Biased, c.ESSPerCPUSecond)
+		}
+		if hot.Cycle != [2]int{1, 0} {
+			t.Errorf("seed %d: hot rung got %v (expected pure Metropolis)", seed, hot.Cycle)
+		}
+		for i, tr := range hot.Tried[1:] {
+			if 3*tr.ESSPerCPUSecond > hot.Tried[0].ESSPerCPUSecond {
+				t.Errorf("seed %d: hot rung: %v within 3x of Metropolis", seed, res.Candidates[i+1])
+			}
+		}
+		best := slices.MaxFunc(cold.Tried, func(a, b replica.CycleTrial) int { return cmpF(a.ESSPerCPUSecond, b.ESSPerCPUSecond) })
+		if cold.Cycle[1] == 0 || best.ESSPerCPUSecond < 5*cold.Tried[0].ESSPerCPUSecond {
+			t.Errorf("seed %d: cold rung got %v at %.0f per CPU-s, Metropolis %.0f (expected SARDONICS moves, 5x)", seed, cold.Cycle, best.ESSPerCPUSecond, cold.Tried[0].ESSPerCPUSecond)
+		}
+	}
+}
+
+func cmpF(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// TestTuneCyclesRefuses: TuneCycles refuses to run while the ladder
+// adapts, on members that are not hybrid, and with bad settings; it
+// leaves the chain's trace as it was.
+func TestTuneCyclesRefuses(t *testing.T) {
+	m, err := model.Load("frustrated2d:L=4,seed=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := replica.TuneConfig{Candidates: [][2]int{{1, 0}, {0, 1}}, Seconds: 0.001, Costs: replica.DefaultCycleCosts}
+	cfg := replica.Config{Betas: replica.Geometric(0.2, 2, 4), Work: 1, Adapt: 1000, Sets: 1}
+	c, err := replica.New(cfg, hybridBuilder(m, [2]int{1, 1}, "", nil, nil), rng.Sub(1, 0, 1), randomSpins(rng.Sub(1, 0, 0), m.Variables()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	trace(c, 10)
+	if c.TuneReady() {
+		t.Error("ready while the ladder adapts")
+	}
+	if _, err := c.TuneCycles(good); err == nil {
+		t.Error("tuned while the ladder adapts")
+	}
+	cfg.Adapt = 0
+	mc, _ := newChain(t, kernelCases[3], cfg, 1)
+	if _, err := mc.TuneCycles(good); err == nil {
+		t.Error("tuned Metropolis members")
+	}
+	h, _ := replica.New(cfg, hybridBuilder(m, [2]int{1, 1}, "", nil, nil), rng.Sub(1, 0, 1), randomSpins(rng.Sub(1, 0, 0), m.Variables()))
+	defer h.Close()
+	for _, bad := range []replica.TuneConfig{
+		{Candidates: nil, Seconds: 1, Costs: good.Costs},
+		{Candidates: [][2]int{{0, 0}}, Seconds: 1, Costs: good.Costs},
+		{Candidates: [][2]int{{-1, 2}}, Seconds: 1, Costs: good.Costs},
+		{Candidates: good.Candidates, Seconds: 0, Costs: good.Costs},
+		{Candidates: good.Candidates, Seconds: math.Inf(1), Costs: good.Costs},
+		{Candidates: good.Candidates, Seconds: 1, Costs: replica.CycleCosts{Sweep: 1}},
+		{Candidates: good.Candidates, Seconds: 1, Costs: replica.CycleCosts{Sweep: 1, Flip: math.NaN()}},
+	} {
+		if _, err := h.TuneCycles(bad); err == nil {
+			t.Errorf("%+v accepted", bad)
+		}
+	}
+	if h.Tuning() != nil || h.Report().Cycles != nil {
+		t.Error("a refused tuning was recorded")
+	}
+	if got := replica.CandidateCycles(8); !slices.Equal(got, [][2]int{{1, 0}, {0, 8}, {1, 2}, {1, 8}}) {
+		t.Errorf("CandidateCycles(8) = %v", got)
+	}
+	if got := replica.CandidateCycles(1); !slices.Equal(got, [][2]int{{1, 0}, {0, 1}, {1, 1}}) {
+		t.Errorf("CandidateCycles(1) = %v", got)
+	}
+}
+
+// TestMeasureCycleCosts: the measured constants are positive and finite,
+// and a SARDONICS flip costs more than a Metropolis one.
+func TestMeasureCycleCosts(t *testing.T) {
+	m, err := model.Load("frustrated2d:L=12,seed=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := replica.MeasureCycleCosts(hybridBuilder(m, [2]int{1, 1}, "", nil, nil), 1, randomSpins(rng.Sub(1, 0, 0), m.Variables()), 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v", k)
+	if !(k.Sweep > 0 && k.Flip > k.Sweep && k.Switch >= 0) || math.IsInf(k.Flip, 0) || math.IsInf(k.Switch, 0) {
+		t.Errorf("costs %+v", k)
+	}
+	if _, err := replica.MeasureCycleCosts(builder("metropolis", m, "", 0), 1, randomSpins(rng.Sub(1, 0, 0), m.Variables()), 20); err == nil {
+		t.Error("measured costs on a Metropolis chain")
+	}
+}
+
+// BenchmarkTuneCycles measures what the tuning costs: TuneCycles on
+// frustrated2d:L=24 with 8 rungs from beta 0.2 to 2 on the work clock
+// (one sweep-equivalent per round), the 4 default candidates at 0.05
+// modelled CPU-seconds each. It reports the CPU of all its rounds
+// (tune-cpu-s, about 4 x 0.05 s when the cost model is right) and of its
+// analysis alone (analysis-cpu-s).
+//
+//	go test ./replica -run XXX -bench TuneCycles -benchtime 3x
+func BenchmarkTuneCycles(b *testing.B) {
+	m, err := model.Load("frustrated2d:L=24,seed=1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, k := hybrid.DefaultCycle(m.Variables(), nil)
+	var cpu, an float64
+	for i := range b.N {
+		cfg := replica.Config{Betas: replica.Geometric(0.2, 2, 8), Work: 1, Sets: 1}
+		c, err := replica.New(cfg, hybridBuilder(m, [2]int{1, 1}, "", nil, nil), rng.Sub(uint64(i), 0, 1), randomSpins(rng.Sub(uint64(i), 0, 0), m.Variables()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := c.TuneCycles(replica.TuneConfig{Candidates: replica.CandidateCycles(k), Seconds: 0.05, Costs: replica.DefaultCycleCosts})
+		c.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		cpu += res.CPUSeconds
+		an += res.TunerCPUSeconds
+	}
+	b.ReportMetric(cpu/float64(b.N), "tune-cpu-s")
+	b.ReportMetric(an/float64(b.N), "analysis-cpu-s")
+}
+
+// BenchmarkWorkClock is BenchmarkOverhead's swap-every cases on the work
+// clock: per chain step, 16 rungs of spinglass3d:L=9 with a round every 1
+// and 10 sweep-equivalents of each member's own work (for sardonics, a
+// sweep-equivalent is about 66 moves: compare with swap-every-10 x 6.6).
+// The clock's own cost is a Stats call per member step.
+//
+//	go test ./replica -run XXX -bench 'Overhead|WorkClock' -count 6 | tee /tmp/rx.txt
+func BenchmarkWorkClock(b *testing.B) {
+	m, err := model.Load("spinglass3d:L=9,seed=1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	betas := replica.Geometric(0.2, 2, 16)
+	for _, k := range []string{"metropolis", "sardonics"} {
+		for _, w := range []float64{1, 10} {
+			b.Run(k+"/work-"+strconv.FormatFloat(w, 'g', -1, 64), func(b *testing.B) {
+				cfg := replica.Config{Betas: betas, Work: w, Sets: 1}
+				c, err := replica.New(cfg, builder(k, m, "", 0), rng.Sub(1, 0, 1), randomSpins(rng.Sub(1, 0, 0), m.Variables()))
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer c.Close()
+				for b.Loop() {
+					c.Step()
+				}
+			})
+		}
+	}
+}
