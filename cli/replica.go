@@ -3,23 +3,29 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"math"
+	"slices"
 
 	"sardonics/runner"
 )
 
 // replicaFlags are sample's replica-exchange settings.
 type replicaFlags struct {
-	r         int
-	betaMin   float64
-	swapEvery int
-	ladder    string
-	overlap   bool
+	r           int
+	betaMin     float64
+	swapEvery   int
+	swapWork    float64
+	tuneSeconds float64
+	ladder      string
+	overlap     bool
 }
 
 func (f *replicaFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.r, "replicas", 0, "replica exchange: run each sampler as `R` replicas from --beta-min to the target beta, swapping neighbours (0: off)")
 	fs.Float64Var(&f.betaMin, "beta-min", 0, "the hottest replica's inverse temperature (default: beta / 10)")
 	fs.IntVar(&f.swapEvery, "swap-every", 0, "steps between swap rounds of replica exchange (0: every step for gibbs, metropolis and blockgibbs, every 10 for sardonics)")
+	fs.Float64Var(&f.swapWork, "swap-work", 0, "swap on the work clock: a round is `W` sweep-equivalents of proposed flips per replica, whatever a step costs (0: --swap-every's step clock; hybrid's default is 1)")
+	fs.Float64Var(&f.tuneSeconds, "tune-cycles", 1, "hybrid in replica exchange without --mix: modelled CPU `SECONDS` per candidate cycle when the burn-in chooses each rung's cycle")
 	fs.StringVar(&f.ladder, "ladder", "geometric", "replica temperatures: geometric, or adaptive (moved during the first half of the burn-in to even out swap acceptance, then fixed)")
 	fs.BoolVar(&f.overlap, "overlap", false, "replica exchange with two independent sets of replicas: write the spin overlap q of their target replicas per step (overlap.csv, overlap.png, Binder ratio)")
 }
@@ -31,8 +37,8 @@ func (f *replicaFlags) apply(cfg *runner.Config, ncpu int) error {
 	case f.r < 0:
 		return usagef("--replicas %d (expected 0 for none, or at least 2)", f.r)
 	case f.r <= 1:
-		if f.overlap || f.ladder != "geometric" || f.betaMin != 0 || f.swapEvery != 0 {
-			return usagef("--beta-min, --swap-every, --ladder and --overlap need --replicas R (R >= 2)")
+		if f.overlap || f.ladder != "geometric" || f.betaMin != 0 || f.swapEvery != 0 || f.swapWork != 0 {
+			return usagef("--beta-min, --swap-every, --swap-work, --ladder and --overlap need --replicas R (R >= 2)")
 		}
 		return nil
 	case f.r > 1024:
@@ -45,10 +51,20 @@ func (f *replicaFlags) apply(cfg *runner.Config, ncpu int) error {
 		return usagef("--replicas with --tune is not supported: tune once without replicas, then run with --policy FILE --replicas R")
 	case f.swapEvery < 0:
 		return usagef("--swap-every %d (expected >= 1, or 0 for the default)", f.swapEvery)
+	case !(f.swapWork >= 0) || math.IsInf(f.swapWork, 0) || f.swapWork > 1e6:
+		return usagef("--swap-work %g (expected sweep-equivalents per round >= 0, at most 1e6; 0 for the step clock)", f.swapWork)
+	case f.swapWork > 0 && f.swapEvery > 0:
+		return usagef("give --swap-every (the step clock) or --swap-work (the work clock), not both")
+	case !(f.tuneSeconds > 0) || math.IsInf(f.tuneSeconds, 0):
+		return usagef("--tune-cycles %g (expected modelled CPU seconds > 0 per candidate)", f.tuneSeconds)
 	case f.ladder == "adaptive" && cfg.Burn < 2*64*max(f.swapEvery, 10):
 		return usagef("--ladder adaptive moves the rungs during the first half of --burn (%d): give a burn-in of at least %d steps (64 swap rounds)", cfg.Burn, 2*64*max(f.swapEvery, 10))
 	}
-	rc := runner.ReplicaConfig{R: f.r, BetaMin: f.betaMin, SwapEvery: f.swapEvery, Adaptive: f.ladder == "adaptive", Overlap: f.overlap}
+	rc := runner.ReplicaConfig{R: f.r, BetaMin: f.betaMin, SwapEvery: f.swapEvery, Work: f.swapWork, Adaptive: f.ladder == "adaptive", Overlap: f.overlap}
+	// hybrid without --mix: the burn-in chooses each rung's cycle.
+	if slices.Contains(cfg.Samplers, "hybrid") && cfg.SAW.Mix == [2]int{} {
+		rc.TuneCycles, rc.TuneSeconds = true, f.tuneSeconds
+	}
 	if rc.BetaMin == 0 {
 		rc.BetaMin = cfg.Beta / 10
 	}
@@ -75,12 +91,20 @@ func (f *replicaFlags) describe(cfg *runner.Config) string {
 		return ""
 	}
 	every := "every step (every 10 for sardonics)"
-	if rc.SwapEvery > 0 {
+	switch {
+	case rc.Work > 0:
+		every = fmt.Sprintf("every %g sweep-equivalents of proposed flips per replica (the work clock)", rc.Work)
+	case rc.SwapEvery > 0:
 		every = "every " + plural(rc.SwapEvery, "step")
+	case slices.Contains(cfg.Samplers, "hybrid"):
+		every = "every step (every 10 for sardonics, every sweep-equivalent of work for hybrid)"
 	}
 	s := fmt.Sprintf("; replica exchange: %d replicas from beta %g (%s ladder), swaps %s", rc.R, rc.BetaMin, f.ladder, every)
 	if rc.Overlap {
 		s += ", two sets for the overlap"
+	}
+	if rc.TuneCycles {
+		s += fmt.Sprintf(", each rung's hybrid cycle chosen during the burn-in (%g s per candidate)", rc.TuneSeconds)
 	}
 	if rc.Workers > 1 {
 		s += fmt.Sprintf(", %d threads per trial", rc.Workers)

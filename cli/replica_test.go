@@ -89,3 +89,42 @@ func TestReplicaUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestHybridReplicaTunesCycles (issue 24, items 2-3): hybrid inside
+// replica exchange without --mix swaps on the work clock and chooses each
+// rung's cycle during the burn-in (recorded in stats.json); with --mix it
+// keeps the cycle; --swap-work and --swap-every together are refused.
+func TestHybridReplicaTunesCycles(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"sample", "--model", "frustrated2d:L=4,seed=3", "--beta", "2", "--replicas", "3", "--sampler", "hybrid",
+		"--steps", "400", "--burn", "200", "--trials", "1", "--tune-cycles", "0.01", "--quiet", "--no-figures"}
+	if _, stderr, err := run(t, append(base, "--out", filepath.Join(dir, "tuned"))...); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	var st struct {
+		Replica struct {
+			SwapWork float64 `json:"swap_work"`
+			Cycles   *struct {
+				Rungs []struct {
+					Cycle [2]int `json:"cycle"`
+				} `json:"rungs"`
+			} `json:"cycles"`
+		} `json:"replica"`
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "tuned", "hybrid", "trial-0", "stats.json"))
+	if err == nil {
+		err = json.Unmarshal(b, &st)
+	}
+	if err != nil || st.Replica.SwapWork != 1 || st.Replica.Cycles == nil || len(st.Replica.Cycles.Rungs) != 3 {
+		t.Fatalf("stats.json replica: %+v (%v)", st.Replica, err)
+	}
+	if _, stderr, err := run(t, append(base, "--mix", "1:2", "--out", filepath.Join(dir, "fixed"))...); err != nil {
+		t.Fatalf("--mix 1:2: %v\n%s", err, stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "fixed", "hybrid", "trial-0", "stats.json")); strings.Contains(string(b), `"cycles"`) {
+		t.Errorf("--mix 1:2 was tuned anyway:\n%s", b)
+	}
+	if _, _, err := run(t, append(base, "--swap-every", "2", "--swap-work", "1", "--out", filepath.Join(dir, "both"))...); err == nil || !strings.Contains(err.Error(), "not both") {
+		t.Errorf("--swap-every with --swap-work: %v", err)
+	}
+}

@@ -10,7 +10,7 @@ import (
 // The hybrid sampler's registration: rank 5, between sardonics (0) and
 // gibbs (10). Its opts are an Options (see resolve for the others).
 func init() {
-	sampler.Register(sampler.Kind{Name: "hybrid", Rank: 5, New: newKind, CPUs: cpus})
+	sampler.Register(sampler.Kind{Name: "hybrid", Rank: 5, New: newKind, CPUs: cpus, WorkClock: true})
 }
 
 func newKind(m *model.Model, beta float64, opts any, r *rand.PCG, init []int8) (sampler.Chain, func(), error) {

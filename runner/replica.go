@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"sardonics/hybrid"
 	"sardonics/model"
 	"sardonics/replica"
 	"sardonics/sampler"
@@ -22,6 +23,14 @@ type ReplicaConfig struct {
 	Adaptive  bool    // move the rungs during the first half of the burn-in
 	Overlap   bool    // two independent ladders; record the overlap q
 	Workers   int     // goroutines per trial stepping the members
+	// Work > 0 swaps on the work clock: a round is Work sweep-equivalents
+	// of proposed flips per member (replica.Config.Work), fair to kernels
+	// whose steps cost differently; SwapEvery is then unused.
+	Work float64
+	// TuneCycles has replica.Chain.TuneCycles choose every rung's hybrid
+	// cycle during the burn-in, TuneSeconds of modelled CPU per candidate.
+	TuneCycles  bool
+	TuneSeconds float64
 }
 
 // DefaultSwapEvery is the steps between swap rounds when none are given:
@@ -49,7 +58,14 @@ func (rc ReplicaConfig) String() string {
 	if rc.Adaptive {
 		ladder = "adaptive"
 	}
-	return fmt.Sprintf(" replicas=%d beta-min=%g swap-every=%d ladder=%s overlap=%v", rc.R, rc.BetaMin, rc.SwapEvery, ladder, rc.Overlap)
+	s := fmt.Sprintf(" replicas=%d beta-min=%g swap-every=%d ladder=%s overlap=%v", rc.R, rc.BetaMin, rc.SwapEvery, ladder, rc.Overlap)
+	if rc.Work > 0 { // only when set, so that older runs keep their identity
+		s += fmt.Sprintf(" swap-work=%g", rc.Work)
+	}
+	if rc.TuneCycles {
+		s += fmt.Sprintf(" tune-cycles=%g", rc.TuneSeconds)
+	}
+	return s
 }
 
 // Check says why replica exchange cannot run sampler name under cfg.
@@ -89,7 +105,11 @@ func newTrialChain(cfg *Config, name string, r *rand.PCG, spins []int8) (sampler
 	if every == 0 {
 		every = DefaultSwapEvery(name)
 	}
-	rcfg := replica.Config{Betas: replica.Geometric(rc.BetaMin, cfg.Beta, rc.R), SwapEvery: every,
+	work := rc.Work
+	if work == 0 && rc.SwapEvery == 0 && kindOf(name).WorkClock {
+		work = 1
+	}
+	rcfg := replica.Config{Betas: replica.Geometric(rc.BetaMin, cfg.Beta, rc.R), SwapEvery: every, Work: work,
 		CountFrom: cfg.Burn, Sets: 1, Workers: rc.Workers, CPUs: cfg.SAW.CPUs, KeepSpins: cfg.SaveStates}
 	if rc.Adaptive {
 		rcfg.Adapt = cfg.Burn / 2
@@ -105,6 +125,22 @@ func newTrialChain(cfg *Config, name string, r *rand.PCG, spins []int8) (sampler
 		return nil, func() {}, err
 	}
 	return c, c.Close, nil
+}
+
+// tuneCycles, when the run asks for it, chooses the rungs' hybrid cycles
+// (replica.Chain.TuneCycles) once the chain is ready, during the burn-in:
+// from then on the sampling is a fixed exact kernel. The candidates are
+// pure Metropolis, pure SARDONICS and two mixes around hybrid's default
+// number of moves; the costs are the fixed DefaultCycleCosts, so that the
+// same seed gives the same choice on every machine.
+func (t *trial) tuneCycles() error {
+	c, ok := t.ch.(*replica.Chain)
+	if !ok || !t.cfg.Replicas.TuneCycles || len(t.rec.Energies) >= t.cfg.Burn || c.Tuning() != nil || !c.TuneReady() {
+		return nil
+	}
+	_, k := hybrid.DefaultCycle(t.cfg.Model.Variables(), t.cfg.SAW.Thetas)
+	_, err := c.TuneCycles(replica.TuneConfig{Candidates: replica.CandidateCycles(k), Seconds: t.cfg.Replicas.TuneSeconds, Costs: replica.DefaultCycleCosts})
+	return err
 }
 
 // recordReplica adds the replica-exchange results of the trial's chain, if

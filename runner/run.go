@@ -310,6 +310,9 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 		default:
 			for n := min(next, cfg.Steps) - len(t.rec.Energies); n > 0; n-- {
 				t.step()
+				if err := t.tuneCycles(); err != nil {
+					return nil, err
+				}
 			}
 		}
 		if len(t.rec.Energies) >= next && len(t.rec.Energies) < cfg.Steps {

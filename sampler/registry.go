@@ -30,6 +30,10 @@ type Kind struct {
 	// Tunable marks a sampler whose kernel the adaptation (sample --tune)
 	// sets: its chains take the thetas the runner and the tuner give them.
 	Tunable bool
+	// WorkClock marks a sampler whose steps cost different amounts from
+	// rung to rung (hybrid's cycles): inside replica exchange it swaps on
+	// the work clock by default, one sweep-equivalent per round.
+	WorkClock bool
 	// Untempered, when set, says why the sampler's chains cannot change
 	// their temperature in place (sampler.Tempered), which replica
 	// exchange needs.
