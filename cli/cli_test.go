@@ -71,8 +71,8 @@ func TestHelpDocumentsEveryCommand(t *testing.T) {
 }
 
 // The acceptance check: gibbs and metropolis on ferro2d:L=16 at
-// T = 2.27 agree with Kaufman's exact energy within 4 standard errors, and
-// energy_mean is the mean of the kept trace rows.
+// T = 2.27 agree with Kaufman's exact energy and specific heat within 4
+// standard errors, and energy_mean is the mean of the kept trace rows.
 func TestSampleMatchesKaufman(t *testing.T) {
 	dir := t.TempDir()
 	_, _, err := run(t, "sample", "--model", "ferro2d:L=16", "--T", "2.27", "--sampler", "gibbs,metropolis",
@@ -80,7 +80,7 @@ func TestSampleMatchesKaufman(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := kaufman.MeanEnergy(16, 2.27)
+	want, wantC := kaufman.MeanEnergy(16, 2.27), kaufman.SpecificHeat(16, 2.27)
 	s := readSummary(t, dir)
 	if len(s.Results) != 2 {
 		t.Fatalf("%d results", len(s.Results))
@@ -88,6 +88,11 @@ func TestSampleMatchesKaufman(t *testing.T) {
 	for _, r := range s.Results {
 		if d := math.Abs(r.EnergyMean - want); d > 4*r.EnergyStderr || r.EnergyStderr <= 0 {
 			t.Errorf("%s: E = %v +- %v, Kaufman %v", r.Sampler, r.EnergyMean, r.EnergyStderr, want)
+		}
+		if c := r.Observables.SpecificHeat; !(math.Abs(c.Mean-wantC) <= 4*c.Stderr) || c.Stderr <= 0 {
+			t.Errorf("%s: C = %v +- %v, Kaufman %v", r.Sampler, c.Mean, c.Stderr, wantC)
+		} else {
+			t.Logf("%s: C = %.4f +- %.4f, Kaufman %.4f", r.Sampler, c.Mean, c.Stderr, wantC)
 		}
 		sum, n := 0.0, 0
 		for _, tr := range r.TrialIDs {

@@ -247,10 +247,18 @@ the ladder, swap acceptance and round trips, replicas.png shows them.
 target replicas (overlap.csv, overlap.png, Binder ratio). CPUs the trials
 at once leave free step a trial's replicas in parallel (same results).
 
+Observables: besides the energy, every step records the magnetization
+M = sum_i s_i over all N spins of the Ising form (an RBM's visible and
+hidden units as +-1). The second table and summary.json give, over the kept
+steps of all trials, m = M/N, |m|, the specific heat C = beta^2 Var(E)/N and
+the susceptibility chi = beta N Var(x), x = |m| for a model without fields
+(where <m> = 0 by symmetry), m otherwise; each with its standard error,
+pooled bulk ESS and R-hat (docs/formats.md, section 9).
+
 Writes DIR/summary.json, DIR/acf.png, DIR/trace.png, DIR/SAMPLER/trial-T/
-(energy.csv, stats.json, states.npy with --save-states) and, after tuning,
-DIR/rewards.png and DIR/tuning.csv. --no-figures skips the .png files (to
-profile sampling alone, for example).`,
+(energy.csv, magnetization.csv, stats.json, states.npy with --save-states)
+and, after tuning, DIR/rewards.png and DIR/tuning.csv. --no-figures skips
+the .png files (to profile sampling alone, for example).`,
 		Flags: func(fs *flag.FlagSet, env *Env) func([]string) error {
 			var temp temperature
 			var sf sawFlags
@@ -456,6 +464,7 @@ func runAndWrite(ctx context.Context, sig func() os.Signal, cfg *runner.Config, 
 	}
 	os.RemoveAll(filepath.Join(dir, "checkpoint"))
 	fmt.Fprint(env.Stdout, summary.Table(results))
+	fmt.Fprint(env.Stdout, "\n"+summary.ObservablesTable(results))
 	for _, w := range sum.Warnings {
 		fmt.Fprintf(env.Stderr, "sardonics: warning: %s\n", w)
 	}

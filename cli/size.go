@@ -18,12 +18,15 @@ import (
 // starts (measured on amd64 with Go 1.26 where it says so).
 const (
 	traceBytes   = 8    // one step of a trace held in memory (energy, overlap, replica walk)
+	magBytes     = 4    // one step of the magnetization trace (int32)
 	recordBytes  = 1024 // a trial's record besides its traces, and its slot in the run's tables
 	summaryBytes = 96   // one kept draw of one sampler while the summary's diagnostics run (measured 84)
 	chainBytes   = 48   // one variable or interaction of one chain or replica (measured 8 to 48)
 	rowBytes     = 24   // the slice header of one kept state with --save-states
 	ckptBytes    = 24   // one step of a trace in a checkpoint's JSON
 	csvBytes     = 22   // one row of energy.csv or overlap.csv besides the step number
+	magCSVBytes  = 8    // one row of magnetization.csv besides the step number
+	magCkptBytes = 8    // one step of the magnetization in a checkpoint's JSON
 	figureBytes  = 1e6  // summary.json, the figures, tuning.csv
 	statsBytes   = 4096 // one stats.json
 )
@@ -57,7 +60,7 @@ func sizeOf(cfg *runner.Config) runSize {
 		}
 	}
 	var z runSize
-	z.perStep = traces * traceBytes
+	z.perStep = traces*traceBytes + magBytes
 	z.traces = m * t * s * z.perStep
 	z.records = m * t * recordBytes
 	states := 0.0
@@ -65,14 +68,14 @@ func sizeOf(cfg *runner.Config) runSize {
 		states = kept * (n + rowBytes)
 	}
 	// A checkpoint writes the traces as JSON and the states in base64.
-	ckpt := s*traces*ckptBytes + states*4/3
+	ckpt := s*(traces*ckptBytes+magCkptBytes) + states*4/3
 	z.running = par * (states + chains*(n+inter)*chainBytes + ckpt)
 	z.summary = t * kept * summaryBytes
 
-	row := float64(len(strconv.Itoa(cfg.Steps))) + csvBytes
+	step := float64(len(strconv.Itoa(cfg.Steps)))
 	_, npy := statesSize(cfg)
-	perTrial := s*traces*row + statsBytes + npy
-	files := 3.0 // the trial's folder, energy.csv, stats.json
+	perTrial := s*(traces*(step+csvBytes)+step+magCSVBytes) + statsBytes + npy
+	files := 4.0 // the trial's folder, energy.csv, magnetization.csv, stats.json
 	if cfg.SaveStates {
 		files++ // states.npy
 	}
@@ -123,7 +126,7 @@ func checkSize(cfg *runner.Config, dir string) error {
 			humanBytes(z.disk), dir, what, trials, cfg.Steps, humanBytes(free), advice)
 	}
 	if ok && z.files > inodes {
-		return usagef("this run writes about %.0f files and folders into %s (3 to 6 per trial of %s), more than the %.0f the file system there has free (inodes); give fewer --trials, or an --out on another file system",
+		return usagef("this run writes about %.0f files and folders into %s (4 to 7 per trial of %s), more than the %.0f the file system there has free (inodes); give fewer --trials, or an --out on another file system",
 			z.files, dir, trials, inodes)
 	}
 	return nil

@@ -155,6 +155,7 @@ type trial struct {
 	tune    TuneSession
 	pending int64          // steps not yet reported to the progress board
 	overlap func() float64 // the chain's overlap q, recorded each step (replica exchange with --overlap)
+	mag     func() int     // the chain's sum of spins, recorded each step
 }
 
 // flushDone reports the pending steps to the run's progress board.
@@ -175,6 +176,15 @@ func (t *trial) build(spins []int8) error {
 	}
 	t.ch, t.release = ch, release
 	t.overlap = nil
+	// A chain that keeps its sum of spins is asked for it; the others'
+	// spins are summed after every step (sampler.SpinSum, O(N/8), against
+	// a step of N updates for the sweeping samplers).
+	if mc, ok := ch.(sampler.Magnetized); ok {
+		mc.TrackMagnetization()
+		t.mag = mc.Magnetization
+	} else {
+		t.mag = func() int { return sampler.SpinSum(ch.Spins()) }
+	}
 	if o, ok := ch.(interface{ Overlap() float64 }); ok && t.cfg.Replicas.Overlap {
 		t.overlap = o.Overlap
 	}
@@ -210,6 +220,7 @@ func (t *trial) rebuild() error {
 func (t *trial) step() {
 	t.ch.Step()
 	t.rec.Energies = append(t.rec.Energies, t.ch.Energy())
+	t.rec.Magnetization = append(t.rec.Magnetization, int32(t.mag()))
 	if t.overlap != nil {
 		t.rec.Overlap = append(t.rec.Overlap, t.overlap())
 	}
@@ -267,6 +278,7 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 	// included): the size check before the run counted it, and growing by
 	// append would copy them and for a while hold them twice.
 	t.rec.Energies = slices.Grow(t.rec.Energies, cfg.Steps-len(t.rec.Energies))
+	t.rec.Magnetization = slices.Grow(t.rec.Magnetization, cfg.Steps-len(t.rec.Magnetization))
 	if t.overlap != nil {
 		t.rec.Overlap = slices.Grow(t.rec.Overlap, cfg.Steps-len(t.rec.Overlap))
 	}
@@ -342,12 +354,24 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 		t.rec.Params = describeThetas(t.thetas) // the policy, once tuning finished
 	}
 	recordReplica(t.ch, t.rec)
+	t.rec.Observables = summary.NewTrialObservables(t.rec, ModelInfo(cfg.Model, cfg.Beta), cfg.Burn)
 	if t.rec.Machine == "" {
 		t.rec.Machine = machine()
 	}
 	t.rec.WallSeconds = prevWall + time.Since(start).Seconds()
 	t.rec.CPUSeconds = prevCPU + ThreadCPU() - cpu0 + workerCPU(t.ch) - w0
 	return t.rec, nil
+}
+
+// ModelInfo is what the observables need of model m at inverse
+// temperature beta: its number of spins, beta, and whether every field of
+// its Ising form is zero (then E(s) = E(-s)).
+func ModelInfo(m *model.Model, beta float64) summary.ModelInfo {
+	zero := true
+	for _, h := range m.Ising.H {
+		zero = zero && h == 0
+	}
+	return summary.ModelInfo{Spins: m.Variables(), Beta: beta, ZeroField: zero}
 }
 
 func describeThetas(th []saw.Theta) string {
@@ -462,7 +486,9 @@ func runOrLoad(cfg *Config, name string, t int) (*summary.TrialRecord, error) {
 	if cfg.Dir != "" {
 		if finished(cfg.Dir, name, t) {
 			r, err := summary.ReadTrial(summary.TrialDir(cfg.Dir, name, t))
-			if err == nil && len(r.Energies) == cfg.Steps {
+			// A trial of a version before the magnetization was
+			// recorded runs again (to the same energies).
+			if err == nil && len(r.Energies) == cfg.Steps && len(r.Magnetization) == cfg.Steps && r.Observables != nil {
 				cfg.progress.report(-1, int64(cfg.Steps))
 				return r, nil
 			}
