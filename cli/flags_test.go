@@ -132,6 +132,10 @@ func TestFlagsGolden(t *testing.T) {
 		// Point 9: two profiles into one file.
 		{name: "profiles_one_file", args: []string{"exact", "--model", "ferro2d:L=3", "--T", "1", "--cpuprofile", "$TMP/p", "--memprofile", "$TMP/p"}},
 		{name: "profile_bad_path", args: []string{"exact", "--model", "ferro2d:L=3", "--T", "1", "--memprofile", "$TMP/no/such/dir/mem.pprof"}},
+		// --save-every (issue 23, item 3): a thinning of no saved states.
+		{name: "save_every_zero", args: []string{"sample", m, "--T", "1", "--save-states", "--save-every", "0", "--out", "$TMP/o"}},
+		{name: "save_every_without_states", args: []string{"sample", m, "--T", "1", "--save-every", "10", "--out", "$TMP/o"}},
+		{name: "save_every_too_large", args: []string{"sample", m, "--T", "1", "--steps", "1000", "--burn", "900", "--save-states", "--save-every", "101", "--out", "$TMP/o"}},
 		// report: flags after the folders are flags, not folders.
 		{name: "report_flag_after_dir", args: []string{"report", "$TMP", "--out"}},
 	}
@@ -148,6 +152,32 @@ func TestFlagsGolden(t *testing.T) {
 			checkGolden(t, c.name, transcript(dir, c.outLines, errLines, c.args...))
 		})
 	}
+}
+
+// TestHelpObservablesGolden: what sample -h says of the observables and
+// the saved states (issue 23, items 1 and 3): those paragraphs of its
+// description and the entries of their flags.
+func TestHelpObservablesGolden(t *testing.T) {
+	var out, errb bytes.Buffer
+	if err := Run([]string{"sample", "-h"}, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	var keep []string
+	lines := strings.Split(out.String(), "\n")
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		switch {
+		case strings.HasPrefix(l, "Observables:") || strings.HasPrefix(l, "Saved states:"):
+			for ; i < len(lines) && lines[i] != ""; i++ {
+				keep = append(keep, lines[i])
+			}
+			keep = append(keep, "")
+		case strings.HasPrefix(l, "  -save-") || strings.HasPrefix(l, "  -marginals"):
+			keep = append(keep, l, lines[i+1])
+			i++
+		}
+	}
+	checkGolden(t, "help_observables", strings.Join(keep, "\n")+"\n")
 }
 
 // TestBetaZero: --beta 0 is the uniform distribution; every sampler that

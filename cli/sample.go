@@ -140,6 +140,21 @@ func checkSampleFlags(fs *flag.FlagSet, tf *tuneFlags, steps int, burn *int, tri
 	return note, nil
 }
 
+// checkSaveEvery checks --save-every K: at least 1, given with
+// --save-states, and keeping at least one of the steps after the burn-in.
+func checkSaveEvery(k int, save bool, steps, burn int) error {
+	switch {
+	case k < 1:
+		return usagef("--save-every %d (expected 1 or more; 1 saves the state of every step after the burn-in)", k)
+	case k > 1 && !save:
+		return usagef("--save-every %d thins the states that --save-states writes; give --save-states too", k)
+	case k > steps-burn:
+		return usagef("--save-every %d is more than the %d steps after the burn-in (--steps %d, burn-in %d), so no state would be saved; give --save-every %d or less",
+			k, steps-burn, steps, burn, steps-burn)
+	}
+	return nil
+}
+
 func loadModel(spec string) (*model.Model, error) {
 	if spec == "" {
 		return nil, usagef("--model is required (e.g. --model ferro2d:L=60; see sardonics help sample)")
@@ -255,10 +270,16 @@ the susceptibility chi = beta N Var(x), x = |m| for a model without fields
 (where <m> = 0 by symmetry), m otherwise; each with its standard error,
 pooled bulk ESS and R-hat (docs/formats.md, section 9).
 
+Saved states: --save-states writes the states after the burn-in, one in
+--save-every K of them (default every one), as states.npy (one row of bits
+x = (1 + s)/2 per saved step, in order) and samples.npz (the distinct saved
+states, their energies and how often each was saved).
+
 Writes DIR/summary.json, DIR/acf.png, DIR/trace.png, DIR/SAMPLER/trial-T/
-(energy.csv, magnetization.csv, stats.json, states.npy with --save-states)
-and, after tuning, DIR/rewards.png and DIR/tuning.csv. --no-figures skips
-the .png files (to profile sampling alone, for example).`,
+(energy.csv, magnetization.csv, stats.json; states.npy and samples.npz
+with --save-states) and, after tuning, DIR/rewards.png and DIR/tuning.csv.
+--no-figures skips the .png files (to profile sampling alone, for
+example).`,
 		Flags: func(fs *flag.FlagSet, env *Env) func([]string) error {
 			var temp temperature
 			var sf sawFlags
@@ -274,7 +295,8 @@ the .png files (to profile sampling alone, for example).`,
 			seed := fs.Uint64("seed", 1, "random seed")
 			threads := fs.Int("threads", 0, "trials run at once (0: all available CPUs)")
 			out := fs.String("out", "", "output `DIR` (required)")
-			save := fs.Bool("save-states", false, "write the kept states of each trial as states.npy (uint8, one row per step)")
+			save := fs.Bool("save-states", false, "write the kept states of each trial as states.npy (uint8, one row per saved step) and samples.npz (the distinct states with their energies and counts)")
+			saveEvery := fs.Int("save-every", 1, "with --save-states, save one state in `K` of the steps after the burn-in (those of steps burn+K, burn+2K, ...)")
 			initFile := fs.String("init", "", "start from the states in `FILE` instead of random ones: a .npy of uint8 0/1 rows as --save-states writes, or a text file of +1/-1 rows; one row for every trial, or --trials rows, row i for trial --trial-offset + i")
 			quiet := fs.Bool("quiet", false, "no progress lines (a stalled trial is still named on stderr)")
 			noFigures := fs.Bool("no-figures", false, "skip acf.png, trace.png and rewards.png (the data files are written; sardonics report can draw the figures later)")
@@ -312,6 +334,9 @@ the .png files (to profile sampling alone, for example).`,
 					if err != nil {
 						return err
 					}
+					if err := checkSaveEvery(*saveEvery, *save, *steps, *burn); err != nil {
+						return err
+					}
 					m, err := loadModel(*spec)
 					if err != nil {
 						return err
@@ -337,7 +362,7 @@ the .png files (to profile sampling alone, for example).`,
 					}
 					sc.CPUs = cpus
 					cfg = &runner.Config{Model: m, Beta: beta, Samplers: names, Steps: *steps, Burn: *burn,
-						Trials: *trials, TrialOffset: *offset, Seed: *seed, Threads: par, SAW: sc, SaveStates: *save}
+						Trials: *trials, TrialOffset: *offset, Seed: *seed, Threads: par, SAW: sc, SaveStates: *save, SaveEvery: *saveEvery}
 					if err := tf.apply(cfg, m, sf.params != ""); err != nil {
 						return err
 					}

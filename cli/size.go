@@ -65,7 +65,7 @@ func sizeOf(cfg *runner.Config) runSize {
 	z.records = m * t * recordBytes
 	states := 0.0
 	if cfg.SaveStates {
-		states = kept * (n + rowBytes)
+		states = float64(cfg.SavedStates()) * (n + rowBytes)
 	}
 	// A checkpoint writes the traces as JSON and the states in base64.
 	ckpt := s*(traces*ckptBytes+magCkptBytes) + states*4/3
@@ -73,11 +73,11 @@ func sizeOf(cfg *runner.Config) runSize {
 	z.summary = t * kept * summaryBytes
 
 	step := float64(len(strconv.Itoa(cfg.Steps)))
-	_, npy := statesSize(cfg)
+	_, npy, _ := statesSize(cfg)
 	perTrial := s*(traces*(step+csvBytes)+step+magCSVBytes) + statsBytes + npy
 	files := 4.0 // the trial's folder, energy.csv, magnetization.csv, stats.json
 	if cfg.SaveStates {
-		files++ // states.npy
+		files += 2 // states.npy, samples.npz
 	}
 	files += traces - 1 // overlap.csv, walk.csv
 	// Checkpoints of the trials at once, twice while one replaces another.
@@ -108,7 +108,7 @@ func checkSize(cfg *runner.Config, dir string) error {
 		if z.running > z.summary {
 			lines = append(lines, fmt.Sprintf("%s for the %s running at once: chains, kept states (--save-states), checkpoints",
 				humanBytes(z.running), plural(max(1, min(cfg.Threads, cfg.Trials)), "trial")))
-			advice = "give fewer --steps, --threads or --replicas, or save fewer states (a larger --burn, or no --save-states)"
+			advice = "give fewer --steps, --threads or --replicas, or save fewer states (a larger --save-every or --burn, or no --save-states)"
 		} else {
 			lines = append(lines, fmt.Sprintf("%s for the summary: diagnostics of one sampler's %s x %d kept steps",
 				humanBytes(z.summary), plural(cfg.Trials, "trial"), cfg.Steps-cfg.Burn))
@@ -120,13 +120,13 @@ func checkSize(cfg *runner.Config, dir string) error {
 	if ok && z.disk > free {
 		what, advice := "traces", "give fewer --steps or --trials"
 		if cfg.SaveStates {
-			what, advice = "traces and kept states", "give fewer --steps or --trials, save fewer states (a larger --burn, or no --save-states)"
+			what, advice = "traces and kept states", "give fewer --steps or --trials, save fewer states (a larger --save-every or --burn, or no --save-states)"
 		}
 		return usagef("this run writes about %s into %s (the %s of %s x %d steps, and checkpoints), more than the %s free there; %s, or an --out with more room",
 			humanBytes(z.disk), dir, what, trials, cfg.Steps, humanBytes(free), advice)
 	}
 	if ok && z.files > inodes {
-		return usagef("this run writes about %.0f files and folders into %s (4 to 7 per trial of %s), more than the %.0f the file system there has free (inodes); give fewer --trials, or an --out on another file system",
+		return usagef("this run writes about %.0f files and folders into %s (4 to 8 per trial of %s), more than the %.0f the file system there has free (inodes); give fewer --trials, or an --out on another file system",
 			z.files, dir, trials, inodes)
 	}
 	return nil

@@ -39,6 +39,10 @@ type Config struct {
 	Replicas    ReplicaConfig // replica exchange around every sampler (off when R <= 1)
 	Tune        Tuner         // nil: no adaptation phase
 	SaveStates  bool
+	// SaveEvery keeps one state in SaveEvery steps after the burn-in
+	// (those of steps Burn+k*SaveEvery) with SaveStates; 0 or 1: every
+	// step.
+	SaveEvery int
 	// Init is the starting state (+-1) of every trial (one row) or of
 	// each trial (row t - TrialOffset for trial t); nil: random
 	// (InitialState).
@@ -224,7 +228,7 @@ func (t *trial) step() {
 	if t.overlap != nil {
 		t.rec.Overlap = append(t.rec.Overlap, t.overlap())
 	}
-	if t.cfg.SaveStates && len(t.rec.Energies) > t.cfg.Burn {
+	if n := len(t.rec.Energies) - t.cfg.Burn; t.cfg.SaveStates && n > 0 && n%t.cfg.saveEvery() == 0 {
 		s := t.ch.Spins()
 		x := make([]uint8, len(s))
 		model.SpinsToBits(s, x)
@@ -283,7 +287,7 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 		t.rec.Overlap = slices.Grow(t.rec.Overlap, cfg.Steps-len(t.rec.Overlap))
 	}
 	if cfg.SaveStates {
-		t.rec.States = slices.Grow(t.rec.States, max(0, cfg.Steps-cfg.Burn-len(t.rec.States)))
+		t.rec.States = slices.Grow(t.rec.States, max(0, cfg.SavedStates()-len(t.rec.States)))
 	}
 	if ck != nil && len(ck.State) > 0 {
 		sf, ok := t.stateful()
@@ -355,6 +359,11 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 	}
 	recordReplica(t.ch, t.rec)
 	t.rec.Observables = summary.NewTrialObservables(t.rec, ModelInfo(cfg.Model, cfg.Beta), cfg.Burn)
+	if cfg.SaveStates {
+		k := cfg.saveEvery()
+		t.rec.Samples = summary.NewSampleSet(t.rec.States, t.rec.Energies, func(j int) int { return cfg.Burn + (j+1)*k })
+		t.rec.SaveEvery, t.rec.SavedStates, t.rec.DistinctStates = k, len(t.rec.States), len(t.rec.Samples.First)
+	}
 	if t.rec.Machine == "" {
 		t.rec.Machine = machine()
 	}
@@ -362,6 +371,13 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 	t.rec.CPUSeconds = prevCPU + ThreadCPU() - cpu0 + workerCPU(t.ch) - w0
 	return t.rec, nil
 }
+
+// saveEvery is the thinning of the saved states (SaveEvery, at least 1).
+func (cfg *Config) saveEvery() int { return max(1, cfg.SaveEvery) }
+
+// SavedStates is how many states a trial saves with SaveStates: one in
+// SaveEvery of the steps after the burn-in.
+func (cfg *Config) SavedStates() int { return max(0, cfg.Steps-cfg.Burn) / cfg.saveEvery() }
 
 // ModelInfo is what the observables need of model m at inverse
 // temperature beta: its number of spins, beta, and whether every field of
@@ -420,7 +436,7 @@ func Run(cfg *Config) (map[string][]*summary.TrialRecord, map[string]float64, er
 					if recs[i] != nil && cfg.Dir != "" {
 						// In states.npy now: the summary does not need
 						// them, and every trial's would add up.
-						recs[i].States = nil
+						recs[i].States, recs[i].Samples = nil, nil
 					}
 				}
 			}()

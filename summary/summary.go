@@ -514,12 +514,21 @@ func pooledMean(kept [][]float64) float64 {
 }
 
 // WriteTrial writes a trial's folder: energy.csv, magnetization.csv,
-// stats.json and, if any, states.npy.
+// stats.json and, if any, states.npy and samples.npz.
 func WriteTrial(dir string, r *TrialRecord) error {
 	td := TrialDir(dir, r.Sampler, r.Trial)
 	if len(r.States) > 0 {
 		if err := model.WriteFileMkdir(filepath.Join(td, "states.npy"), npyUint8(r.States)); err != nil {
 			return err
+		}
+		if r.Samples != nil {
+			b, err := samplesNPZ(r.Samples, r.States)
+			if err != nil {
+				return err
+			}
+			if err := model.WriteFileMkdir(filepath.Join(td, "samples.npz"), b); err != nil {
+				return err
+			}
 		}
 	}
 	if err := writeColumn(filepath.Join(td, "energy.csv"), "step,energy", r.Energies); err != nil {
