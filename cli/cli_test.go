@@ -128,7 +128,7 @@ func TestSampleMatchesKaufman(t *testing.T) {
 func TestSplitTrialsMergeExactly(t *testing.T) {
 	base := t.TempDir()
 	args := []string{"sample", "--model", "frustrated2d:L=8,seed=2", "--T", "1", "--sampler", "sardonics,gibbs,sw",
-		"--steps", "800", "--burn", "200", "--seed", "9", "--quiet"}
+		"--steps", "800", "--burn", "200", "--seed", "9", "--quiet", "--marginals"}
 	one := filepath.Join(base, "one")
 	if _, _, err := run(t, append(args, "--trials", "3", "--out", one)...); err != nil {
 		t.Fatal(err)
@@ -147,10 +147,20 @@ func TestSplitTrialsMergeExactly(t *testing.T) {
 	}
 	for _, name := range []string{"sardonics", "gibbs", "sw"} {
 		for tr := 0; tr < 3; tr++ {
-			a, _ := os.ReadFile(filepath.Join(one, name, "trial-"+strconv.Itoa(tr), "energy.csv"))
-			b, _ := os.ReadFile(filepath.Join(merged, name, "trial-"+strconv.Itoa(tr), "energy.csv"))
+			for _, f := range []string{"energy.csv", "magnetization.csv", "marginals.npy", "correlations.npy"} {
+				a, _ := os.ReadFile(filepath.Join(one, name, "trial-"+strconv.Itoa(tr), f))
+				b, _ := os.ReadFile(filepath.Join(merged, name, "trial-"+strconv.Itoa(tr), f))
+				if len(a) == 0 || !bytes.Equal(a, b) {
+					t.Errorf("%s trial %d: %s differs", name, tr, f)
+				}
+			}
+		}
+		// The pooled marginals too.
+		for _, f := range []string{"marginals.npy", "correlations.npy"} {
+			a, _ := os.ReadFile(filepath.Join(one, name, f))
+			b, _ := os.ReadFile(filepath.Join(merged, name, f))
 			if len(a) == 0 || !bytes.Equal(a, b) {
-				t.Errorf("%s trial %d: traces differ", name, tr)
+				t.Errorf("%s: pooled %s differs", name, f)
 			}
 		}
 	}

@@ -141,13 +141,14 @@ func checkSampleFlags(fs *flag.FlagSet, tf *tuneFlags, steps int, burn *int, tri
 }
 
 // checkSaveEvery checks --save-every K: at least 1, given with
-// --save-states, and keeping at least one of the steps after the burn-in.
+// --save-states or --marginals (save is either), and keeping at least one
+// of the steps after the burn-in.
 func checkSaveEvery(k int, save bool, steps, burn int) error {
 	switch {
 	case k < 1:
 		return usagef("--save-every %d (expected 1 or more; 1 saves the state of every step after the burn-in)", k)
 	case k > 1 && !save:
-		return usagef("--save-every %d thins the states that --save-states writes; give --save-states too", k)
+		return usagef("--save-every %d thins the states that --save-states writes and --marginals measures; give either", k)
 	case k > steps-burn:
 		return usagef("--save-every %d is more than the %d steps after the burn-in (--steps %d, burn-in %d), so no state would be saved; give --save-every %d or less",
 			k, steps-burn, steps, burn, steps-burn)
@@ -273,7 +274,12 @@ pooled bulk ESS and R-hat (docs/formats.md, section 9).
 Saved states: --save-states writes the states after the burn-in, one in
 --save-every K of them (default every one), as states.npy (one row of bits
 x = (1 + s)/2 per saved step, in order) and samples.npz (the distinct saved
-states, their energies and how often each was saved).
+states, their energies and how often each was saved). --marginals measures
+at the same steps every spin's mean <s_i> and the correlation <s_i s_j> of
+every interacting pair i < j (an RBM's visible-hidden pairs), with
+batch-means standard errors (32 batches per trial), written per trial and
+pooled as SAMPLER/marginals.npy (N x 2: mean, stderr) and
+SAMPLER/correlations.npy (pairs x 4: i, j, mean, stderr).
 
 Writes DIR/summary.json, DIR/acf.png, DIR/trace.png, DIR/SAMPLER/trial-T/
 (energy.csv, magnetization.csv, stats.json; states.npy and samples.npz
@@ -296,7 +302,8 @@ example).`,
 			threads := fs.Int("threads", 0, "trials run at once (0: all available CPUs)")
 			out := fs.String("out", "", "output `DIR` (required)")
 			save := fs.Bool("save-states", false, "write the kept states of each trial as states.npy (uint8, one row per saved step) and samples.npz (the distinct states with their energies and counts)")
-			saveEvery := fs.Int("save-every", 1, "with --save-states, save one state in `K` of the steps after the burn-in (those of steps burn+K, burn+2K, ...)")
+			saveEvery := fs.Int("save-every", 1, "with --save-states and --marginals, save and measure one state in `K` of the steps after the burn-in (those of steps burn+K, burn+2K, ...)")
+			marginals := fs.Bool("marginals", false, "measure every spin's mean <s_i> and every interacting pair's <s_i s_j> with batch-means errors (SAMPLER/marginals.npy, SAMPLER/correlations.npy; measuring costs O(spins + pairs) per measured step: see --save-every)")
 			initFile := fs.String("init", "", "start from the states in `FILE` instead of random ones: a .npy of uint8 0/1 rows as --save-states writes, or a text file of +1/-1 rows; one row for every trial, or --trials rows, row i for trial --trial-offset + i")
 			quiet := fs.Bool("quiet", false, "no progress lines (a stalled trial is still named on stderr)")
 			noFigures := fs.Bool("no-figures", false, "skip acf.png, trace.png and rewards.png (the data files are written; sardonics report can draw the figures later)")
@@ -334,7 +341,7 @@ example).`,
 					if err != nil {
 						return err
 					}
-					if err := checkSaveEvery(*saveEvery, *save, *steps, *burn); err != nil {
+					if err := checkSaveEvery(*saveEvery, *save || *marginals, *steps, *burn); err != nil {
 						return err
 					}
 					m, err := loadModel(*spec)
@@ -362,7 +369,7 @@ example).`,
 					}
 					sc.CPUs = cpus
 					cfg = &runner.Config{Model: m, Beta: beta, Samplers: names, Steps: *steps, Burn: *burn,
-						Trials: *trials, TrialOffset: *offset, Seed: *seed, Threads: par, SAW: sc, SaveStates: *save, SaveEvery: *saveEvery}
+						Trials: *trials, TrialOffset: *offset, Seed: *seed, Threads: par, SAW: sc, SaveStates: *save, SaveEvery: *saveEvery, Marginals: *marginals}
 					if err := tf.apply(cfg, m, sf.params != ""); err != nil {
 						return err
 					}

@@ -17,18 +17,19 @@ import (
 // Bytes a run uses per item, for the estimate checkSize makes before the run
 // starts (measured on amd64 with Go 1.26 where it says so).
 const (
-	traceBytes   = 8    // one step of a trace held in memory (energy, overlap, replica walk)
-	magBytes     = 4    // one step of the magnetization trace (int32)
-	recordBytes  = 1024 // a trial's record besides its traces, and its slot in the run's tables
-	summaryBytes = 96   // one kept draw of one sampler while the summary's diagnostics run (measured 84)
-	chainBytes   = 48   // one variable or interaction of one chain or replica (measured 8 to 48)
-	rowBytes     = 24   // the slice header of one kept state with --save-states
-	ckptBytes    = 24   // one step of a trace in a checkpoint's JSON
-	csvBytes     = 22   // one row of energy.csv or overlap.csv besides the step number
-	magCSVBytes  = 8    // one row of magnetization.csv besides the step number
-	magCkptBytes = 8    // one step of the magnetization in a checkpoint's JSON
-	figureBytes  = 1e6  // summary.json, the figures, tuning.csv
-	statsBytes   = 4096 // one stats.json
+	traceBytes    = 8    // one step of a trace held in memory (energy, overlap, replica walk)
+	magBytes      = 4    // one step of the magnetization trace (int32)
+	recordBytes   = 1024 // a trial's record besides its traces, and its slot in the run's tables
+	summaryBytes  = 96   // one kept draw of one sampler while the summary's diagnostics run (measured 84)
+	chainBytes    = 48   // one variable or interaction of one chain or replica (measured 8 to 48)
+	rowBytes      = 24   // the slice header of one kept state with --save-states
+	ckptBytes     = 24   // one step of a trace in a checkpoint's JSON
+	csvBytes      = 22   // one row of energy.csv or overlap.csv besides the step number
+	magCSVBytes   = 8    // one row of magnetization.csv besides the step number
+	magCkptBytes  = 8    // one step of the magnetization in a checkpoint's JSON
+	margCkptBytes = 64   // one spin or pair of --marginals' sums in a checkpoint's JSON
+	figureBytes   = 1e6  // summary.json, the figures, tuning.csv
+	statsBytes    = 4096 // one stats.json
 )
 
 // fallbackMemory is the memory limit where the system does not say how much
@@ -69,6 +70,11 @@ func sizeOf(cfg *runner.Config) runSize {
 	}
 	// A checkpoint writes the traces as JSON and the states in base64.
 	ckpt := s*(traces*ckptBytes+magCkptBytes) + states*4/3
+	if cfg.Marginals {
+		// Its sums (24 B per spin and pair), and in a checkpoint as JSON.
+		states += (n + inter) * 24
+		ckpt += (n + inter) * margCkptBytes
+	}
 	z.running = par * (states + chains*(n+inter)*chainBytes + ckpt)
 	z.summary = t * kept * summaryBytes
 
@@ -80,6 +86,10 @@ func sizeOf(cfg *runner.Config) runSize {
 		files += 2 // states.npy, samples.npz
 	}
 	files += traces - 1 // overlap.csv, walk.csv
+	if cfg.Marginals {
+		files += 2 // marginals.npy, correlations.npy
+		perTrial += (2*n + 4*inter) * 8
+	}
 	// Checkpoints of the trials at once, twice while one replaces another.
 	z.disk = m*t*perTrial + 2*par*ckpt + figureBytes
 	z.files = m*t*files + m + 2*par + 10
@@ -126,7 +136,7 @@ func checkSize(cfg *runner.Config, dir string) error {
 			humanBytes(z.disk), dir, what, trials, cfg.Steps, humanBytes(free), advice)
 	}
 	if ok && z.files > inodes {
-		return usagef("this run writes about %.0f files and folders into %s (4 to 8 per trial of %s), more than the %.0f the file system there has free (inodes); give fewer --trials, or an --out on another file system",
+		return usagef("this run writes about %.0f files and folders into %s (4 to 10 per trial of %s), more than the %.0f the file system there has free (inodes); give fewer --trials, or an --out on another file system",
 			z.files, dir, trials, inodes)
 	}
 	return nil

@@ -21,23 +21,24 @@ const checkpointVersion = 3
 
 // checkpoint is the complete state of a trial at a block boundary.
 type checkpoint struct {
-	Version       int                 `json:"version"`
-	Meta          summary.Meta        `json:"meta"`
-	Sampler       string              `json:"sampler"`
-	Trial         int                 `json:"trial"`
-	Spins         []int8              `json:"spins"`
-	State         []byte              `json:"state,omitempty"` // a Stateful chain's whole state
-	RNG           []byte              `json:"rng"`
-	Base          sampler.Stats       `json:"counters"`
-	Energies      []float64           `json:"energies"`
-	Magnetization []int32             `json:"magnetization"`
-	States        [][]uint8           `json:"states,omitempty"`
-	Overlap       []float64           `json:"overlap,omitempty"` // replica exchange with two sets
-	Thetas        []string            `json:"thetas,omitempty"`
-	Tuning        json.RawMessage     `json:"tuning,omitempty"`    // the adaptation in progress
-	TuneRecord    *summary.TuneRecord `json:"tune_done,omitempty"` // the finished adaptation
-	CPUSeconds    float64             `json:"cpu_seconds"`
-	Wall          float64             `json:"wall_seconds"`
+	Version       int                   `json:"version"`
+	Meta          summary.Meta          `json:"meta"`
+	Sampler       string                `json:"sampler"`
+	Trial         int                   `json:"trial"`
+	Spins         []int8                `json:"spins"`
+	State         []byte                `json:"state,omitempty"` // a Stateful chain's whole state
+	RNG           []byte                `json:"rng"`
+	Base          sampler.Stats         `json:"counters"`
+	Energies      []float64             `json:"energies"`
+	Magnetization []int32               `json:"magnetization"`
+	States        [][]uint8             `json:"states,omitempty"`
+	Overlap       []float64             `json:"overlap,omitempty"` // replica exchange with two sets
+	Marginals     *summary.MarginalsAcc `json:"marginals,omitempty"`
+	Thetas        []string              `json:"thetas,omitempty"`
+	Tuning        json.RawMessage       `json:"tuning,omitempty"`    // the adaptation in progress
+	TuneRecord    *summary.TuneRecord   `json:"tune_done,omitempty"` // the finished adaptation
+	CPUSeconds    float64               `json:"cpu_seconds"`
+	Wall          float64               `json:"wall_seconds"`
 }
 
 // CheckpointPath is where trial t of sampler name checkpoints in dir.
@@ -55,7 +56,7 @@ func (t *trial) checkpoint(cpu, wall float64) error {
 	}
 	c := checkpoint{Version: checkpointVersion, Meta: t.cfg.Meta, Sampler: t.name, Trial: t.rec.Trial,
 		Spins: t.ch.Spins(), RNG: rs, Base: t.base, Energies: t.rec.Energies, Magnetization: t.rec.Magnetization, States: t.rec.States, Overlap: t.rec.Overlap,
-		TuneRecord: t.rec.Tune, CPUSeconds: cpu, Wall: wall}
+		TuneRecord: t.rec.Tune, Marginals: t.marg, CPUSeconds: cpu, Wall: wall}
 	if sf, ok := t.stateful(); ok {
 		c.State = sf.AppendState(nil)
 	}
@@ -106,6 +107,16 @@ func (t *trial) restore(cpu, wall *float64) (*checkpoint, error) {
 	}
 	t.base, t.rec.Energies, t.rec.States, t.rec.Tune = c.Base, c.Energies, c.States, c.TuneRecord
 	t.rec.Overlap, t.rec.Magnetization = c.Overlap, c.Magnetization
+	if (c.Marginals != nil) != (t.marg != nil) {
+		return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: checkpoint does not fit the run (marginals measured: %v, now: %v)", path, c.Marginals != nil, t.marg != nil)}
+	}
+	if m := c.Marginals; m != nil {
+		if m.Steps != t.marg.Steps || m.Batches != t.marg.Batches || len(m.Cur) != len(t.marg.Cur) || len(m.S1) != len(m.Cur) || len(m.S2) != len(m.Cur) {
+			return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: checkpoint's marginals do not fit the run", path)}
+		}
+		m.PI, m.PJ = t.marg.PI, t.marg.PJ
+		t.marg = m
+	}
 	t.thetas = nil
 	for _, s := range c.Thetas {
 		th, err := saw.ParseTheta(s)

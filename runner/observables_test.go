@@ -17,9 +17,12 @@ import (
 )
 
 // exactObs are a model's observables at one beta, by brute force over its
-// 2^N states (stattest.Enumerate), in the summary's definitions.
+// 2^N states (stattest.Enumerate), in the summary's definitions: the
+// energy, m, |m|, C, chi, and the marginals (<s_i> for every spin, then
+// <s_i s_j> for every pair of summary.Pairs).
 type exactObs struct {
 	E, M, AbsM, C, Chi float64
+	Marginals          []float64
 }
 
 func exactObservables(m *model.Model, beta float64) exactObs {
@@ -28,6 +31,8 @@ func exactObservables(m *model.Model, beta float64) exactObs {
 	emin := math.Inf(1)
 	stattest.Enumerate(n, func(s []int8) { emin = min(emin, m.Ising.Energy(s)) })
 	var z, e, e2, mm, m2, am float64
+	pi, pj := summary.Pairs(m.Ising)
+	marg := make([]float64, n+len(pi))
 	stattest.Enumerate(n, func(s []int8) {
 		en := m.Ising.Energy(s)
 		w := math.Exp(-beta * (en - emin))
@@ -38,9 +43,18 @@ func exactObservables(m *model.Model, beta float64) exactObs {
 		mm += w * x
 		m2 += w * x * x
 		am += w * math.Abs(x)
+		for i, v := range s {
+			marg[i] += w * float64(v)
+		}
+		for k, i := range pi {
+			marg[n+k] += w * float64(s[i]*s[pj[k]])
+		}
 	})
 	e, e2, mm, m2, am = e/z, e2/z, mm/z, m2/z, am/z
-	o := exactObs{E: e, M: mm, AbsM: am, C: beta * beta * (e2 - e*e) / float64(n)}
+	for k := range marg {
+		marg[k] /= z
+	}
+	o := exactObs{E: e, M: mm, AbsM: am, C: beta * beta * (e2 - e*e) / float64(n), Marginals: marg}
 	if mi.ZeroField {
 		o.Chi = beta * float64(n) * (m2 - am*am)
 	} else {
@@ -67,6 +81,32 @@ func obsMisses(res *summary.Result, want exactObs) []string {
 	check("|m|", o.AbsMagnetization.Mean, o.AbsMagnetization.Stderr, want.AbsM)
 	check("C", o.SpecificHeat.Mean, o.SpecificHeat.Stderr, want.C)
 	check("chi", o.Susceptibility.Mean, o.Susceptibility.Stderr, want.Chi)
+	return out
+}
+
+// marginalZ is the threshold of the marginals' checks: with 1000 of them
+// in TestObservablesExact, 4 SE would be crossed by a correct sampler in
+// about one run in ten (P(|z| > 4) = 6e-5 each); Bonferroni's bound for a
+// 1e-3 chance over 1000 checks is 4.9 SE.
+const marginalZ = 4.9
+
+// marginalMisses lists the spins and pairs whose pooled mean is farther
+// than marginalZ standard errors from the exact one.
+func marginalMisses(res *summary.Result, want exactObs) []string {
+	if res.Marginals == nil || res.Marginals.Pooled == nil {
+		return []string{"no marginals: " + res.MarginalsNote}
+	}
+	p := res.Marginals.Pooled
+	var out []string
+	for k, w := range want.Marginals {
+		if got, se := p.Mean[k], p.Stderr[k]; !(math.Abs(got-w) <= marginalZ*se) {
+			what := fmt.Sprintf("<s_%d>", k)
+			if k >= p.Spins {
+				what = fmt.Sprintf("<s_%d s_%d>", p.PI[k-p.Spins], p.PJ[k-p.Spins])
+			}
+			out = append(out, fmt.Sprintf("%s = %.4f +- %.2g, exact %.4f (%.1f SE)", what, got, se, w, (got-w)/se))
+		}
+	}
 	return out
 }
 
@@ -122,7 +162,7 @@ func runObs(t *testing.T, m *model.Model, beta float64, names []string, rc Repli
 	t.Helper()
 	const steps, burn, trials = 20000, 2000, 4
 	cfg := &Config{Model: m, Beta: beta, Samplers: names, Steps: steps, Burn: burn, Trials: trials, Seed: 5, Threads: 2,
-		SAW: sawsampler.Config{Thetas: []saw.Theta{saw.DefaultTheta}}, Replicas: rc}
+		SAW: sawsampler.Config{Thetas: []saw.Theta{saw.DefaultTheta}}, Replicas: rc, Marginals: true}
 	recs, _, err := Run(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -163,6 +203,9 @@ func TestObservablesExact(t *testing.T) {
 			if miss := obsMisses(r, want); len(miss) > 0 {
 				t.Errorf("%s, beta %g, %s: %v", mc.m.Spec, mc.beta, r.Sampler, miss)
 			}
+			if miss := marginalMisses(r, want); len(miss) > 0 {
+				t.Errorf("%s, beta %g, %s: marginals %v", mc.m.Spec, mc.beta, r.Sampler, miss)
+			}
 		}
 		if mc.m.Spec == "ferro2d:L=4" && results[0].Observables.SusceptibilityOf != "|m|" {
 			t.Errorf("ferro2d: susceptibility of %s (expected |m|: no fields)", results[0].Observables.SusceptibilityOf)
@@ -171,12 +214,24 @@ func TestObservablesExact(t *testing.T) {
 }
 
 // brokenMag is gibbs with a sign error in the magnetization it reports;
-// hotter is gibbs at a beta 20% too low. TestObservablesCheckCatches shows
-// that the check above fails them.
+// hotter is gibbs at a beta 20% too low; brokenSpin is gibbs whose spin 3
+// reads with the wrong sign (its energy is right). TestObservablesCheckCatches
+// shows that the checks above fail them.
 type brokenMag struct{ sampler.Chain }
 
 func (c brokenMag) TrackMagnetization() {}
 func (c brokenMag) Magnetization() int  { return -sampler.SpinSum(c.Spins()) }
+
+type brokenSpin struct {
+	sampler.Chain
+	s []int8
+}
+
+func (c *brokenSpin) Spins() []int8 {
+	c.s = append(c.s[:0], c.Chain.Spins()...)
+	c.s[3] = -c.s[3]
+	return c.s
+}
 
 func init() {
 	gibbs := func(m *model.Model, beta float64, opts any, r *rand.PCG, init []int8) (sampler.Chain, func(), error) {
@@ -188,6 +243,11 @@ func init() {
 			c, done, err := gibbs(m, beta, opts, r, init)
 			return brokenMag{c}, done, err
 		}})
+	sampler.Register(sampler.Kind{Name: "brokenspin-test", Rank: 1005,
+		New: func(m *model.Model, beta float64, opts any, r *rand.PCG, init []int8) (sampler.Chain, func(), error) {
+			c, done, err := gibbs(m, beta, opts, r, init)
+			return &brokenSpin{Chain: c}, done, err
+		}})
 	sampler.Register(sampler.Kind{Name: "hotter-test", Rank: 1004,
 		New: func(m *model.Model, beta float64, opts any, r *rand.PCG, init []int8) (sampler.Chain, func(), error) {
 			return gibbs(m, 0.8*beta, opts, r, init)
@@ -197,7 +257,7 @@ func init() {
 func TestObservablesCheckCatches(t *testing.T) {
 	mc := obsModels(t)[0] // fields: <m> is not 0
 	want := exactObservables(mc.m, mc.beta)
-	rs := runObs(t, mc.m, mc.beta, []string{"brokenmag-test", "hotter-test"}, ReplicaConfig{})
+	rs := runObs(t, mc.m, mc.beta, []string{"brokenmag-test", "hotter-test", "brokenspin-test"}, ReplicaConfig{})
 	miss := obsMisses(rs[0], want)
 	if len(miss) == 0 || miss[0][:2] != "m " {
 		t.Errorf("a magnetization of the wrong sign: misses %v (expected m first)", miss)
@@ -206,5 +266,11 @@ func TestObservablesCheckCatches(t *testing.T) {
 		t.Errorf("a chain at 0.8 beta: misses %v (expected E, C and more)", miss)
 	} else {
 		t.Logf("caught: %v; %v", obsMisses(rs[0], want), miss)
+	}
+	// Spin 3 of frustrated2d:L=4 and its 4 bonds.
+	if miss := marginalMisses(rs[2], want); len(miss) != 5 || !strings.HasPrefix(miss[0], "<s_3> = ") {
+		t.Errorf("spin 3 read with the wrong sign: misses %v (expected <s_3> and its 4 pairs)", miss)
+	} else {
+		t.Logf("caught: %v", miss)
 	}
 }

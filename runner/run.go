@@ -43,6 +43,9 @@ type Config struct {
 	// (those of steps Burn+k*SaveEvery) with SaveStates; 0 or 1: every
 	// step.
 	SaveEvery int
+	// Marginals measures every spin's mean and every interacting pair's
+	// correlation at the steps SaveEvery selects.
+	Marginals bool
 	// Init is the starting state (+-1) of every trial (one row) or of
 	// each trial (row t - TrialOffset for trial t); nil: random
 	// (InitialState).
@@ -160,6 +163,7 @@ type trial struct {
 	pending int64          // steps not yet reported to the progress board
 	overlap func() float64 // the chain's overlap q, recorded each step (replica exchange with --overlap)
 	mag     func() int     // the chain's sum of spins, recorded each step
+	marg    *summary.MarginalsAcc
 }
 
 // flushDone reports the pending steps to the run's progress board.
@@ -228,11 +232,16 @@ func (t *trial) step() {
 	if t.overlap != nil {
 		t.rec.Overlap = append(t.rec.Overlap, t.overlap())
 	}
-	if n := len(t.rec.Energies) - t.cfg.Burn; t.cfg.SaveStates && n > 0 && n%t.cfg.saveEvery() == 0 {
-		s := t.ch.Spins()
-		x := make([]uint8, len(s))
-		model.SpinsToBits(s, x)
-		t.rec.States = append(t.rec.States, x)
+	if n := len(t.rec.Energies) - t.cfg.Burn; n > 0 && n%t.cfg.saveEvery() == 0 {
+		if t.cfg.SaveStates {
+			s := t.ch.Spins()
+			x := make([]uint8, len(s))
+			model.SpinsToBits(s, x)
+			t.rec.States = append(t.rec.States, x)
+		}
+		if t.marg != nil {
+			t.marg.Add(t.ch.Spins())
+		}
 	}
 	// The progress counter is shared by trials on other CPUs: adding to
 	// it every step would bounce its cache line between them. The first
@@ -265,6 +274,10 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 				return nil, err
 			}
 		}
+	}
+	if cfg.Marginals {
+		pi, pj := summary.Pairs(cfg.Model.Ising)
+		t.marg = summary.NewMarginalsAcc(cfg.Model.Variables(), pi, pj, cfg.SavedStates())
 	}
 	prevCPU, prevWall := 0.0, 0.0
 	ck, err := t.restore(&prevCPU, &prevWall)
@@ -359,6 +372,9 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 	}
 	recordReplica(t.ch, t.rec)
 	t.rec.Observables = summary.NewTrialObservables(t.rec, ModelInfo(cfg.Model, cfg.Beta), cfg.Burn)
+	if t.marg != nil {
+		t.rec.Marginals = t.marg.Finish(cfg.Model.Variables())
+	}
 	if cfg.SaveStates {
 		k := cfg.saveEvery()
 		t.rec.Samples = summary.NewSampleSet(t.rec.States, t.rec.Energies, func(j int) int { return cfg.Burn + (j+1)*k })
@@ -375,8 +391,9 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 // saveEvery is the thinning of the saved states (SaveEvery, at least 1).
 func (cfg *Config) saveEvery() int { return max(1, cfg.SaveEvery) }
 
-// SavedStates is how many states a trial saves with SaveStates: one in
-// SaveEvery of the steps after the burn-in.
+// SavedStates is how many states a trial saves with SaveStates (and
+// measures with Marginals): one in SaveEvery of the steps after the
+// burn-in.
 func (cfg *Config) SavedStates() int { return max(0, cfg.Steps-cfg.Burn) / cfg.saveEvery() }
 
 // ModelInfo is what the observables need of model m at inverse
@@ -504,7 +521,8 @@ func runOrLoad(cfg *Config, name string, t int) (*summary.TrialRecord, error) {
 			r, err := summary.ReadTrial(summary.TrialDir(cfg.Dir, name, t))
 			// A trial of a version before the magnetization was
 			// recorded runs again (to the same energies).
-			if err == nil && len(r.Energies) == cfg.Steps && len(r.Magnetization) == cfg.Steps && r.Observables != nil {
+			if err == nil && len(r.Energies) == cfg.Steps && len(r.Magnetization) == cfg.Steps && r.Observables != nil &&
+				(r.Marginals != nil) == cfg.Marginals {
 				cfg.progress.report(-1, int64(cfg.Steps))
 				return r, nil
 			}

@@ -294,13 +294,22 @@ func ObservablesTable(results []*Result) string {
 			fmt.Fprintf(&b, "%-11s %-10s %12s %10s %10s %7s\n", r.Sampler, row.name, num("%.5g", row.e.Mean), num("%.3g", row.e.Stderr), num("%.4g", row.e.ESS), rh)
 		}
 	}
-	if of == "" {
-		return b.String()
+	if of != "" {
+		why := "the model has fields"
+		if of == "|m|" {
+			why = "no fields, so <m> = 0 by symmetry"
+		}
+		fmt.Fprintf(&b, "m = (1/N) sum_i s_i over the N = %d spins (an RBM's visible and hidden units as +-1); C = beta^2 Var(E)/N; chi = beta N Var(%s) (%s)\n", n, of, why)
 	}
-	why := "the model has fields"
-	if of == "|m|" {
-		why = "no fields, so <m> = 0 by symmetry"
+	for _, r := range results {
+		switch {
+		case r.Marginals != nil && r.Marginals.Pooled != nil:
+			p := r.Marginals.Pooled
+			fmt.Fprintf(&b, "%-11s marginals: <s_i> of %d spins in %s, <s_i s_j> of %d pairs in %s (batch means, %d batches)\n",
+				r.Sampler, p.Spins, r.Marginals.SpinsFile, p.PairCount, r.Marginals.PairsFile, r.Marginals.Batches)
+		case r.MarginalsNote != "":
+			fmt.Fprintf(&b, "%-11s marginals: n/a: %s\n", r.Sampler, r.MarginalsNote)
+		}
 	}
-	fmt.Fprintf(&b, "m = (1/N) sum_i s_i over the N = %d spins (an RBM's visible and hidden units as +-1); C = beta^2 Var(E)/N; chi = beta N Var(%s) (%s)\n", n, of, why)
 	return b.String()
 }

@@ -56,4 +56,7 @@ type TrialRecord struct {
 	// the trial's own estimates of them (nil in folders of versions
 	// before them).
 	Observables *TrialObservables `json:"observables,omitempty"`
+	// Marginals are the spins' and pairs' means with --marginals
+	// (marginals.npy, correlations.npy).
+	Marginals *TrialMarginals `json:"marginals,omitempty"`
 }

@@ -80,12 +80,16 @@ type Result struct {
 	// Observables are m, |m|, the specific heat and the susceptibility
 	// (see observables.go); nil with the reason in ObservablesNote when the
 	// trials recorded no magnetization.
-	Observables      *Observables `json:"observables,omitempty"`
-	ObservablesNote  string       `json:"observables_note,omitempty"`
-	ACF              []float64    `json:"acf"`
-	Params           *string      `json:"params"`
-	TrialIDs         []int        `json:"trial_ids"`
-	BestTuningReward *float64     `json:"best_tuning_reward,omitempty"`
+	Observables     *Observables `json:"observables,omitempty"`
+	ObservablesNote string       `json:"observables_note,omitempty"`
+	// Marginals are the pooled spin means and pair correlations with
+	// --marginals (in SAMPLER/marginals.npy and correlations.npy).
+	Marginals        *Marginals `json:"marginals,omitempty"`
+	MarginalsNote    string     `json:"marginals_note,omitempty"`
+	ACF              []float64  `json:"acf"`
+	Params           *string    `json:"params"`
+	TrialIDs         []int      `json:"trial_ids"`
+	BestTuningReward *float64   `json:"best_tuning_reward,omitempty"`
 	// Replica summarizes replica exchange (--replicas).
 	Replica *ReplicaSummary `json:"replica,omitempty"`
 }
@@ -271,6 +275,7 @@ func Summarize(name string, recs []*TrialRecord, steps, burn int, wall float64) 
 	}
 	res.energy(kept)
 	res.observables(recs, kept)
+	res.marginals(recs)
 	res.autocorrelation(recs, kept)
 	res.work(recs, wall)
 	return res
@@ -534,6 +539,11 @@ func WriteTrial(dir string, r *TrialRecord) error {
 	if err := writeColumn(filepath.Join(td, "energy.csv"), "step,energy", r.Energies); err != nil {
 		return err
 	}
+	if r.Marginals != nil && r.Marginals.Mean != nil {
+		if err := writeMarginals(td, r.Marginals); err != nil {
+			return err
+		}
+	}
 	if len(r.Magnetization) > 0 {
 		if err := writeIntColumn(filepath.Join(td, "magnetization.csv"), "step,magnetization", r.Magnetization); err != nil {
 			return err
@@ -575,6 +585,11 @@ func ReadTrial(td string) (*TrialRecord, error) {
 	}
 	if r.Energies, err = readColumn(filepath.Join(td, "energy.csv"), "step,energy"); err != nil {
 		return nil, err
+	}
+	if r.Marginals != nil {
+		if err := readMarginals(td, r.Marginals); err != nil {
+			return nil, err
+		}
 	}
 	// Folders of versions before it have no magnetization.csv.
 	if r.Magnetization, err = readIntColumn(filepath.Join(td, "magnetization.csv"), "step,magnetization"); err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -671,6 +686,9 @@ func WriteOutputs(dir string, meta Meta, machine string, results []*Result, recs
 	}
 	mj, _ := json.MarshalIndent(meta, "", "  ")
 	if err := model.WriteFileMkdir(filepath.Join(dir, "run.json"), append(mj, '\n')); err != nil {
+		return nil, err
+	}
+	if err := writePooledMarginals(dir, results); err != nil {
 		return nil, err
 	}
 	if !figures {
