@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -397,8 +398,8 @@ var statesWarnBytes = 1e9
 // statesSize is what --save-states will write in a run of cfg: per trial
 // folder a states.npy of its saved rows (one in --save-every of the steps
 // after the burn-in) of one byte per variable, and a samples.npz of its
-// distinct rows with an energy and a count each, at most as many; held is
-// what a running trial keeps of them in memory.
+// distinct rows, at most as many, of one bit per variable with an energy
+// and a count each; held is what a running trial keeps of them in memory.
 func statesSize(cfg *runner.Config) (total, perTrial, held float64) {
 	if !cfg.SaveStates {
 		return 0, 0, 0
@@ -406,7 +407,7 @@ func statesSize(cfg *runner.Config) (total, perTrial, held float64) {
 	const header = 128 // model.NPYHeader pads to 64 bytes; a shape fits in 128
 	rows, n := float64(cfg.SavedStates()), float64(cfg.Model.Variables())
 	held = rows * n
-	perTrial = held + header + rows*(n+16) + 3*header + 512 // the zip's headers and directory
+	perTrial = held + header + rows*(math.Ceil(n/8)+16) + 4*header + 512 // samples.npz: packed bits, the zip's headers and directory
 	return perTrial * float64(cfg.Trials) * float64(len(cfg.Samplers)), perTrial, held
 }
 
@@ -421,7 +422,7 @@ func statesNote(cfg *runner.Config) string {
 	if cfg.SaveEvery <= 1 {
 		hint = "; --save-every K keeps one state in K"
 	}
-	return fmt.Sprintf("sardonics: --save-states will write about %s (%s x %s x %s: states.npy, and samples.npz of its distinct states, at most as large; each running trial holds its %s of states in memory%s)\n",
+	return fmt.Sprintf("sardonics: --save-states will write about %s (%s x %s x %s: states.npy, and samples.npz of its distinct states, at most an eighth as large; each running trial holds its %s of states in memory%s)\n",
 		humanBytes(total), plural(len(cfg.Samplers), "sampler"), plural(cfg.Trials, "trial"), humanBytes(per), humanBytes(held), hint)
 }
 

@@ -261,10 +261,10 @@ func TestStatesNote(t *testing.T) {
 	}
 	cfg := &runner.Config{Model: m, Samplers: []string{"sardonics", "gibbs"}, Steps: 100000, Burn: 20000, Trials: 10, SaveStates: true}
 	total, per, held := statesSize(cfg)
-	if held != 80000*10000 || per != held+128+80000*(10000+16)+3*128+512 || total != 20*per {
+	if held != 80000*10000 || per != held+128+80000*(1250+16)+4*128+512 || total != 20*per {
 		t.Errorf("statesSize = %v, %v, %v", total, per, held)
 	}
-	want := "sardonics: --save-states will write about 32.0 GB (2 samplers x 10 trials x 1.6 GB: states.npy, and samples.npz of its distinct states, at most as large; each running trial holds its 800.0 MB of states in memory; --save-every K keeps one state in K)\n"
+	want := "sardonics: --save-states will write about 18.0 GB (2 samplers x 10 trials x 901.3 MB: states.npy, and samples.npz of its distinct states, at most an eighth as large; each running trial holds its 800.0 MB of states in memory; --save-every K keeps one state in K)\n"
 	if got := statesNote(cfg); got != want {
 		t.Errorf("statesNote:\n%q\nwant\n%q", got, want)
 	}
@@ -299,7 +299,7 @@ func TestStatesNoteShown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "sardonics: --save-states will write about 10.7 kB (1 sampler x 2 trials x 5.3 kB: states.npy, and samples.npz of its distinct states, at most as large; each running trial holds its 1.4 kB of states in memory; --save-every K keeps one state in K)\n"
+	want := "sardonics: --save-states will write about 8.4 kB (1 sampler x 2 trials x 4.2 kB: states.npy, and samples.npz of its distinct states, at most an eighth as large; each running trial holds its 1.4 kB of states in memory; --save-every K keeps one state in K)\n"
 	if !strings.HasPrefix(stderr, want) {
 		t.Errorf("stderr:\n%s\nwant it to start with\n%s", stderr, want)
 	}

@@ -274,7 +274,7 @@ pooled bulk ESS and R-hat (docs/formats.md, section 9).
 Saved states: --save-states writes the states after the burn-in, one in
 --save-every K of them (default every one), as states.npy (one row of bits
 x = (1 + s)/2 per saved step, in order) and samples.npz (the distinct saved
-states, their energies and how often each was saved). --marginals measures
+states as packed bits, their energies and how often each was saved). --marginals measures
 at the same steps every spin's mean <s_i> and the correlation <s_i s_j> of
 every interacting pair i < j (an RBM's visible-hidden pairs), with
 batch-means standard errors (32 batches per trial), written per trial and
@@ -301,7 +301,7 @@ example).`,
 			seed := fs.Uint64("seed", 1, "random seed")
 			threads := fs.Int("threads", 0, "trials run at once (0: all available CPUs)")
 			out := fs.String("out", "", "output `DIR` (required)")
-			save := fs.Bool("save-states", false, "write the kept states of each trial as states.npy (uint8, one row per saved step) and samples.npz (the distinct states with their energies and counts)")
+			save := fs.Bool("save-states", false, "write the kept states of each trial as states.npy (uint8, one row per saved step) and samples.npz (the distinct states as packed bits, with their energies and counts)")
 			saveEvery := fs.Int("save-every", 1, "with --save-states and --marginals, save and measure one state in `K` of the steps after the burn-in (those of steps burn+K, burn+2K, ...)")
 			marginals := fs.Bool("marginals", false, "measure every spin's mean <s_i> and every interacting pair's <s_i s_j> with batch-means errors (SAMPLER/marginals.npy, SAMPLER/correlations.npy; measuring costs O(spins + pairs) per measured step: see --save-every)")
 			initFile := fs.String("init", "", "start from the states in `FILE` instead of random ones: a .npy of uint8 0/1 rows as --save-states writes, or a text file of +1/-1 rows; one row for every trial, or --trials rows, row i for trial --trial-offset + i")

@@ -111,13 +111,22 @@ func TestSaveEvery(t *testing.T) {
 func checkSampleSet(t *testing.T, m *model.Model, path string, rows *model.NPY, want int) {
 	t.Helper()
 	z := readNPZ(t, path)
-	st, e, c := z["states.npy"], z["energies.npy"], z["counts.npy"]
-	if st == nil || e == nil || c == nil || st.Descr != "|u1" || e.Descr != "<f8" || c.Descr != "<i8" {
+	st, nn, e, c := z["states.npy"], z["n.npy"], z["energies.npy"], z["counts.npy"]
+	if st == nil || nn == nil || e == nil || c == nil || st.Descr != "|u1" || nn.Descr != "<i8" || e.Descr != "<f8" || c.Descr != "<i8" {
 		t.Fatalf("%s: arrays %v", path, z)
 	}
 	n, d := rows.Shape[1], st.Shape[0]
-	if st.Shape[1] != n || e.Shape[0] != d || c.Shape[0] != d || (want >= 0 && d != want) {
-		t.Fatalf("%s: shapes %v %v %v (expected %d distinct states)", path, st.Shape, e.Shape, c.Shape, want)
+	if len(nn.Shape) != 0 || binary.LittleEndian.Uint64(nn.Data) != uint64(n) || st.Shape[1] != (n+7)/8 ||
+		e.Shape[0] != d || c.Shape[0] != d || (want >= 0 && d != want) {
+		t.Fatalf("%s: shapes %v %v %v %v (expected %d distinct states of %d bits)", path, st.Shape, nn.Shape, e.Shape, c.Shape, want, n)
+	}
+	// The packed rows, unpacked as numpy.unpackbits(..., bitorder="little").
+	w := (n + 7) / 8
+	unpacked := make([]byte, d*n)
+	for r := range d {
+		for i := range n {
+			unpacked[r*n+i] = st.Data[r*w+i/8] >> (i % 8) & 1
+		}
 	}
 	key := func(b []byte) string { return string(b) }
 	count := map[string]int64{}
@@ -133,7 +142,7 @@ func checkSampleSet(t *testing.T, m *model.Model, path string, rows *model.NPY, 
 		t.Fatalf("%s: %d distinct states, states.npy has %d", path, d, len(order))
 	}
 	for i := range d {
-		x := st.Data[i*n : (i+1)*n]
+		x := unpacked[i*n : (i+1)*n]
 		cnt := int64(binary.LittleEndian.Uint64(c.Data[8*i:]))
 		if key(x) != order[i] || cnt != count[order[i]] {
 			t.Fatalf("%s: state %d out of order or count %d (expected %d)", path, i, cnt, count[order[i]])

@@ -58,7 +58,7 @@ give fewer --steps or --trials
   416.1 GB for the 1 trial running at once: chains, kept states (--save-states), checkpoints
 give fewer --steps, --threads or --replicas, or save fewer states (a larger --save-every or --burn, or no --save-states)
 `},
-		{[]string{"--model", "ferro2d:L=100", "--trials", "100", "--threads", "1", "--save-states"}, `sardonics: this run writes about 323.2 GB into $D (the traces and kept states of 2 samplers x 100 trials x 100000 steps, and checkpoints), more than the 50.0 GB free there; give fewer --steps or --trials, save fewer states (a larger --save-every or --burn, or no --save-states), or an --out with more room
+		{[]string{"--model", "ferro2d:L=100", "--trials", "100", "--threads", "1", "--save-states"}, `sardonics: this run writes about 183.2 GB into $D (the traces and kept states of 2 samplers x 100 trials x 100000 steps, and checkpoints), more than the 50.0 GB free there; give fewer --steps or --trials, save fewer states (a larger --save-every or --burn, or no --save-states), or an --out with more room
 `},
 		{[]string{"--steps", "100", "--trials", "200000", "--threads", "1"}, `sardonics: this run writes about 1600014 files and folders into $D (4 to 10 per trial of 2 samplers x 200000 trials), more than the 1000000 the file system there has free (inodes); give fewer --trials, or an --out on another file system
 `},

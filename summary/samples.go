@@ -12,7 +12,9 @@ import (
 )
 
 // SampleSet is a trial's saved states (--save-states) as distinct states
-// with their energies and how often each was saved: samples.npz.
+// with their energies and how often each was saved: samples.npz, whose
+// states are packed eight bits to a byte, so that it is at most an eighth
+// of states.npy plus 16 bytes per distinct state.
 type SampleSet struct {
 	First    []int     // each distinct state's first row in TrialRecord.States, in order of first appearance
 	Energies []float64 // its energy (in the model's convention) when first saved
@@ -61,14 +63,26 @@ func npz(names []string, arrays [][]byte) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// samplesNPZ is samples.npz of set over the rows of states: states (D x N
-// uint8 bits, the distinct states), energies (D float64) and counts (D
-// int64).
+// samplesNPZ is samples.npz of set over the rows of states: states (D x
+// ceil(N/8) uint8, the distinct states' bits packed eight to a byte, bit
+// i of a row in bit i%8 of byte i/8, as numpy.packbits(..., bitorder=
+// "little") packs them), n (N, an int64 scalar), energies (D float64) and
+// counts (D int64).
 func samplesNPZ(set *SampleSet, states [][]uint8) ([]byte, error) {
-	rows := make([][]uint8, len(set.First))
-	for d, j := range set.First {
-		rows[d] = states[j]
+	n := 0
+	if len(states) > 0 {
+		n = len(states[0])
 	}
+	w := (n + 7) / 8
+	packed := model.NPYHeader("|u1", len(set.First), w)
+	for _, j := range set.First {
+		row := make([]byte, w)
+		for i, b := range states[j] {
+			row[i/8] |= (b & 1) << (i % 8)
+		}
+		packed = append(packed, row...)
+	}
+	nn := binary.LittleEndian.AppendUint64(model.NPYHeader("<i8"), uint64(n))
 	e := model.NPYHeader("<f8", len(set.Energies))
 	for _, v := range set.Energies {
 		e = binary.LittleEndian.AppendUint64(e, math.Float64bits(v))
@@ -77,5 +91,5 @@ func samplesNPZ(set *SampleSet, states [][]uint8) ([]byte, error) {
 	for _, v := range set.Counts {
 		c = binary.LittleEndian.AppendUint64(c, uint64(v))
 	}
-	return npz([]string{"states", "energies", "counts"}, [][]byte{npyUint8(rows), e, c})
+	return npz([]string{"states", "n", "energies", "counts"}, [][]byte{packed, nn, e, c})
 }

@@ -3,8 +3,11 @@ package summary
 import (
 	"archive/zip"
 	"bytes"
+	"io"
 	"slices"
 	"testing"
+
+	"sardonics/model"
 )
 
 // Repeated states are one entry with their count and the energy of their
@@ -33,7 +36,17 @@ func TestSampleSet(t *testing.T) {
 	for _, f := range zr.File {
 		names = append(names, f.Name)
 	}
-	if !slices.Equal(names, []string{"states.npy", "energies.npy", "counts.npy"}) {
+	if !slices.Equal(names, []string{"states.npy", "n.npy", "energies.npy", "counts.npy"}) {
 		t.Errorf("samples.npz holds %v", names)
+	}
+	f, err := zr.File[0].Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(f)
+	a, msg := model.SplitNPY(raw)
+	// Rows 101, 000, 010 packed little-endian: 5, 0, 2.
+	if msg != "" || !slices.Equal(a.Shape, []int{3, 1}) || !bytes.Equal(a.Data, []byte{5, 0, 2}) {
+		t.Errorf("packed states %v %v %q", a.Shape, a.Data, msg)
 	}
 }
