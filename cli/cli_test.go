@@ -103,8 +103,8 @@ func TestHelpDocumentsEveryCommand(t *testing.T) {
 }
 
 // The acceptance check: gibbs and metropolis on ferro2d:L=16 at
-// T = 2.27 agree with Kaufman's exact energy within 4 standard errors, and
-// energy_mean is the mean of the kept trace rows.
+// T = 2.27 agree with Kaufman's exact energy and specific heat within 4
+// standard errors, and energy_mean is the mean of the kept trace rows.
 func TestSampleMatchesKaufman(t *testing.T) {
 	dir := t.TempDir()
 	_, _, err := run(t, "sample", "--model", "ferro2d:L=16", "--T", "2.27", "--sampler", "gibbs,metropolis",
@@ -112,7 +112,7 @@ func TestSampleMatchesKaufman(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := kaufman.MeanEnergy(16, 2.27)
+	want, wantC := kaufman.MeanEnergy(16, 2.27), kaufman.SpecificHeat(16, 2.27)
 	s := readSummary(t, dir)
 	if len(s.Results) != 2 {
 		t.Fatalf("%d results", len(s.Results))
@@ -120,6 +120,11 @@ func TestSampleMatchesKaufman(t *testing.T) {
 	for _, r := range s.Results {
 		if d := math.Abs(r.EnergyMean - want); d > 4*r.EnergyStderr || r.EnergyStderr <= 0 {
 			t.Errorf("%s: E = %v +- %v, Kaufman %v", r.Sampler, r.EnergyMean, r.EnergyStderr, want)
+		}
+		if c := r.Observables.SpecificHeat; !(math.Abs(c.Mean-wantC) <= 4*c.Stderr) || c.Stderr <= 0 {
+			t.Errorf("%s: C = %v +- %v, Kaufman %v", r.Sampler, c.Mean, c.Stderr, wantC)
+		} else {
+			t.Logf("%s: C = %.4f +- %.4f, Kaufman %.4f", r.Sampler, c.Mean, c.Stderr, wantC)
 		}
 		sum, n := 0.0, 0
 		for _, tr := range r.TrialIDs {
@@ -155,7 +160,7 @@ func TestSampleMatchesKaufman(t *testing.T) {
 func TestSplitTrialsMergeExactly(t *testing.T) {
 	base := t.TempDir()
 	args := []string{"sample", "--model", "frustrated2d:L=8,seed=2", "--T", "1", "--sampler", "sardonics,gibbs,sw",
-		"--steps", "800", "--burn", "200", "--seed", "9", "--quiet"}
+		"--steps", "800", "--burn", "200", "--seed", "9", "--quiet", "--marginals"}
 	one := filepath.Join(base, "one")
 	if _, _, err := run(t, append(args, "--trials", "3", "--out", one)...); err != nil {
 		t.Fatal(err)
@@ -174,10 +179,20 @@ func TestSplitTrialsMergeExactly(t *testing.T) {
 	}
 	for _, name := range []string{"sardonics", "gibbs", "sw"} {
 		for tr := 0; tr < 3; tr++ {
-			a, _ := os.ReadFile(filepath.Join(one, name, "trial-"+strconv.Itoa(tr), "energy.csv"))
-			b, _ := os.ReadFile(filepath.Join(merged, name, "trial-"+strconv.Itoa(tr), "energy.csv"))
+			for _, f := range []string{"energy.csv", "magnetization.csv", "marginals.npy", "correlations.npy"} {
+				a, _ := os.ReadFile(filepath.Join(one, name, "trial-"+strconv.Itoa(tr), f))
+				b, _ := os.ReadFile(filepath.Join(merged, name, "trial-"+strconv.Itoa(tr), f))
+				if len(a) == 0 || !bytes.Equal(a, b) {
+					t.Errorf("%s trial %d: %s differs", name, tr, f)
+				}
+			}
+		}
+		// The pooled marginals too.
+		for _, f := range []string{"marginals.npy", "correlations.npy"} {
+			a, _ := os.ReadFile(filepath.Join(one, name, f))
+			b, _ := os.ReadFile(filepath.Join(merged, name, f))
 			if len(a) == 0 || !bytes.Equal(a, b) {
-				t.Errorf("%s trial %d: traces differ", name, tr)
+				t.Errorf("%s: pooled %s differs", name, f)
 			}
 		}
 	}

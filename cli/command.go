@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -421,25 +422,34 @@ func resumeSample(fs *flag.FlagSet, dir string, env *Env) error {
 var statesWarnBytes = 1e9
 
 // statesSize is what --save-states will write in a run of cfg: per trial
-// folder a states.npy of (steps - burn) rows of one byte per variable.
-func statesSize(cfg *runner.Config) (total, perTrial float64) {
+// folder a states.npy of its saved rows (one in --save-every of the steps
+// after the burn-in) of one byte per variable, and a samples.npz of its
+// distinct rows, at most as many, of one bit per variable with an energy
+// and a count each; held is what a running trial keeps of them in memory.
+func statesSize(cfg *runner.Config) (total, perTrial, held float64) {
 	if !cfg.SaveStates {
-		return 0, 0
+		return 0, 0, 0
 	}
 	const header = 128 // model.NPYHeader pads to 64 bytes; a shape fits in 128
-	perTrial = float64(cfg.Steps-cfg.Burn)*float64(cfg.Model.Variables()) + header
-	return perTrial * float64(cfg.Trials) * float64(len(cfg.Samplers)), perTrial
+	rows, n := float64(cfg.SavedStates()), float64(cfg.Model.Variables())
+	held = rows * n
+	perTrial = held + header + rows*(math.Ceil(n/8)+16) + 4*header + 512 // samples.npz: packed bits, the zip's headers and directory
+	return perTrial * float64(cfg.Trials) * float64(len(cfg.Samplers)), perTrial, held
 }
 
 // statesNote is the line sample prints before a run whose --save-states
 // output exceeds statesWarnBytes, or "".
 func statesNote(cfg *runner.Config) string {
-	total, per := statesSize(cfg)
+	total, per, held := statesSize(cfg)
 	if total <= statesWarnBytes {
 		return ""
 	}
-	return fmt.Sprintf("sardonics: --save-states will write about %s (%s x %s x %s; each running trial holds its %s in memory)\n",
-		humanBytes(total), plural(len(cfg.Samplers), "sampler"), plural(cfg.Trials, "trial"), humanBytes(per), humanBytes(per))
+	hint := ""
+	if cfg.SaveEvery <= 1 {
+		hint = "; --save-every K keeps one state in K"
+	}
+	return fmt.Sprintf("sardonics: --save-states will write about %s (%s x %s x %s: states.npy, and samples.npz of its distinct states, at most an eighth as large; each running trial holds its %s of states in memory%s)\n",
+		humanBytes(total), plural(len(cfg.Samplers), "sampler"), plural(cfg.Trials, "trial"), humanBytes(per), humanBytes(held), hint)
 }
 
 // humanBytes writes a byte count with an SI unit: 950 B, 1.5 kB, 4.2 GB.

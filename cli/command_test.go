@@ -247,22 +247,28 @@ func TestNormalizeCommand(t *testing.T) {
 	}
 }
 
-// The --save-states estimate: (steps - burn) rows of one byte per variable
-// per trial and sampler, said before a run above statesWarnBytes.
+// The --save-states estimate: (steps - burn) / --save-every rows of one
+// byte per variable per trial and sampler in states.npy, and samples.npz at
+// most as large, said before a run above statesWarnBytes.
 func TestStatesNote(t *testing.T) {
 	m, err := model.Load("ferro2d:L=100")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg := &runner.Config{Model: m, Samplers: []string{"sardonics", "gibbs"}, Steps: 100000, Burn: 20000, Trials: 10, SaveStates: true}
-	total, per := statesSize(cfg)
-	if per != 80000*10000+128 || total != 20*per {
-		t.Errorf("statesSize = %v, %v", total, per)
+	total, per, held := statesSize(cfg)
+	if held != 80000*10000 || per != held+128+80000*(1250+16)+4*128+512 || total != 20*per {
+		t.Errorf("statesSize = %v, %v, %v", total, per, held)
 	}
-	want := "sardonics: --save-states will write about 16.0 GB (2 samplers x 10 trials x 800.0 MB; each running trial holds its 800.0 MB in memory)\n"
+	want := "sardonics: --save-states will write about 18.0 GB (2 samplers x 10 trials x 901.3 MB: states.npy, and samples.npz of its distinct states, at most an eighth as large; each running trial holds its 800.0 MB of states in memory; --save-every K keeps one state in K)\n"
 	if got := statesNote(cfg); got != want {
 		t.Errorf("statesNote:\n%q\nwant\n%q", got, want)
 	}
+	cfg.SaveEvery = 100 // 800 rows: 8 MB per trial
+	if _, _, held := statesSize(cfg); held != 800*10000 {
+		t.Errorf("--save-every 100: %v bytes of states per trial", held)
+	}
+	cfg.SaveEvery = 1
 	cfg.Steps, cfg.Burn = 20000, 19999 // 20 x 10 kB: nothing to say
 	if got := statesNote(cfg); got != "" {
 		t.Errorf("small run: %q", got)
@@ -289,7 +295,7 @@ func TestStatesNoteShown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "sardonics: --save-states will write about 3.1 kB (1 sampler x 2 trials x 1.6 kB; each running trial holds its 1.6 kB in memory)\n"
+	want := "sardonics: --save-states will write about 8.4 kB (1 sampler x 2 trials x 4.2 kB: states.npy, and samples.npz of its distinct states, at most an eighth as large; each running trial holds its 1.4 kB of states in memory; --save-every K keeps one state in K)\n"
 	if !strings.HasPrefix(stderr, want) {
 		t.Errorf("stderr:\n%s\nwant it to start with\n%s", stderr, want)
 	}

@@ -119,6 +119,10 @@ func TestFlagsGolden(t *testing.T) {
 		{name: "params_mixture", args: []string{"sample", m, "--T", "1", "--params", "pll=0.5,phl=0.3,plh=0.3", "--out", "$TMP/o"}},
 		{name: "mix_without_hybrid", args: []string{"sample", m, "--T", "1", "--sampler", "sardonics", "--mix", "1:5", "--out", "$TMP/o"}},
 		{name: "mix_bad", args: []string{"sample", m, "--T", "1", "--sampler", "hybrid", "--mix", "0:0", "--out", "$TMP/o"}},
+		// --save-every (issue 23, item 3): a thinning of no saved states.
+		{name: "save_every_zero", args: []string{"sample", m, "--T", "1", "--save-states", "--save-every", "0", "--out", "$TMP/o"}},
+		{name: "save_every_without_states", args: []string{"sample", m, "--T", "1", "--save-every", "10", "--out", "$TMP/o"}},
+		{name: "save_every_too_large", args: []string{"sample", m, "--T", "1", "--steps", "1000", "--burn", "900", "--save-states", "--save-every", "101", "--out", "$TMP/o"}},
 		// report: flags after the folders are flags, not folders.
 		{name: "report_flag_after_dir", args: []string{"report", "$TMP", "--out"}},
 	}
@@ -135,6 +139,32 @@ func TestFlagsGolden(t *testing.T) {
 			checkGolden(t, c.name, transcript(dir, c.outLines, errLines, c.args...))
 		})
 	}
+}
+
+// TestHelpObservablesGolden: what sample -h says of the observables and
+// the saved states (issue 23, items 1 and 3): those paragraphs of its
+// description and the entries of their flags.
+func TestHelpObservablesGolden(t *testing.T) {
+	var out, errb bytes.Buffer
+	if err := Run([]string{"sample", "-h"}, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	var keep []string
+	lines := strings.Split(out.String(), "\n")
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		switch {
+		case strings.HasPrefix(l, "Observables:") || strings.HasPrefix(l, "Saved states:"):
+			for ; i < len(lines) && lines[i] != ""; i++ {
+				keep = append(keep, lines[i])
+			}
+			keep = append(keep, "")
+		case strings.HasPrefix(l, "  -save-") || strings.HasPrefix(l, "  -marginals"):
+			keep = append(keep, l, lines[i+1])
+			i++
+		}
+	}
+	checkGolden(t, "help_observables", strings.Join(keep, "\n")+"\n")
 }
 
 // TestBetaZero: --beta 0 is the uniform distribution; every sampler that
@@ -294,7 +324,7 @@ func TestShortTrialCPUTime(t *testing.T) {
 	}
 	var row string
 	for _, l := range strings.Split(out, "\n") {
-		if strings.HasPrefix(l, "gibbs ") {
+		if strings.HasPrefix(l, "gibbs ") && row == "" { // the first table's row
 			row = l
 		}
 	}

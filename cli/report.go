@@ -101,6 +101,7 @@ func merge(out string, dirs []string, env *Env, figures bool) error {
 		return err
 	}
 	fmt.Fprint(env.Stdout, summary.Table(results))
+	fmt.Fprint(env.Stdout, "\n"+summary.ObservablesTable(results))
 	for _, w := range sum.Warnings {
 		fmt.Fprintf(env.Stderr, "sardonics: warning: %s\n", w)
 	}

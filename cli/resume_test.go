@@ -56,7 +56,7 @@ func TestSIGTERMResumeIsIdentical(t *testing.T) {
 	base := t.TempDir()
 	args := []string{"sample", "--model", "frustrated2d:L=24,seed=3", "--T", "1", "--sampler", "sardonics,gibbs",
 		"--tune", "--iterations", "30", "--iter-steps", "100", "--refit-every", "5",
-		"--steps", "120000", "--burn", "3000", "--trials", "2", "--seed", "5", "--quiet"}
+		"--steps", "120000", "--burn", "3000", "--trials", "2", "--seed", "5", "--quiet", "--marginals", "--save-every", "3"}
 	full := filepath.Join(base, "full")
 	if _, _, err := run(t, append(args, "--out", full)...); err != nil {
 		t.Fatal(err)
@@ -78,10 +78,12 @@ func TestSIGTERMResumeIsIdentical(t *testing.T) {
 	}
 	for _, name := range []string{"sardonics", "gibbs"} {
 		for _, tr := range []string{"trial-0", "trial-1"} {
-			a, _ := os.ReadFile(filepath.Join(full, name, tr, "energy.csv"))
-			b, _ := os.ReadFile(filepath.Join(part, name, tr, "energy.csv"))
-			if len(a) == 0 || !bytes.Equal(a, b) {
-				t.Errorf("%s %s: resumed trace differs from the uninterrupted one", name, tr)
+			for _, f := range []string{"energy.csv", "magnetization.csv", "marginals.npy", "correlations.npy"} {
+				a, _ := os.ReadFile(filepath.Join(full, name, tr, f))
+				b, _ := os.ReadFile(filepath.Join(part, name, tr, f))
+				if len(a) == 0 || !bytes.Equal(a, b) {
+					t.Errorf("%s %s: resumed %s differs from the uninterrupted one", name, tr, f)
+				}
 			}
 		}
 	}

@@ -139,6 +139,22 @@ func checkSampleFlags(fs *flag.FlagSet, tf *tuneFlags, steps int, burn *int, tri
 	return note, nil
 }
 
+// checkSaveEvery checks --save-every K: at least 1, given with
+// --save-states or --marginals (save is either), and keeping at least one
+// of the steps after the burn-in.
+func checkSaveEvery(k int, save bool, steps, burn int) error {
+	switch {
+	case k < 1:
+		return usagef("--save-every %d (expected 1 or more; 1 saves the state of every step after the burn-in)", k)
+	case k > 1 && !save:
+		return usagef("--save-every %d thins the states that --save-states writes and --marginals measures; give either", k)
+	case k > steps-burn:
+		return usagef("--save-every %d is more than the %d steps after the burn-in (--steps %d, burn-in %d), so no state would be saved; give --save-every %d or less",
+			k, steps-burn, steps, burn, steps-burn)
+	}
+	return nil
+}
+
 func loadModel(spec string) (*model.Model, error) {
 	if spec == "" {
 		return nil, usagef("--model is required (e.g. --model ferro2d:L=60; see sardonics help sample)")
@@ -268,10 +284,29 @@ authors' rule); joint: the drawn types are part of the path. Every choice
 is exact. --sampler hybrid: each step is A Metropolis sweeps then M
 SARDONICS moves (--mix A:M; default 1 sweep and a sweep's worth of flips).
 
+Observables: besides the energy, every step records the magnetization
+M = sum_i s_i over all N spins of the Ising form (an RBM's visible and
+hidden units as +-1). The second table and summary.json give, over the kept
+steps of all trials, m = M/N, |m|, the specific heat C = beta^2 Var(E)/N and
+the susceptibility chi = beta N Var(x), x = |m| for a model without fields
+(where <m> = 0 by symmetry), m otherwise; each with its standard error,
+pooled bulk ESS and R-hat (docs/formats.md, section 9).
+
+Saved states: --save-states writes the states after the burn-in, one in
+--save-every K of them (default every one), as states.npy (one row of bits
+x = (1 + s)/2 per saved step, in order) and samples.npz (the distinct saved
+states as packed bits, their energies and how often each was saved). --marginals measures
+at the same steps every spin's mean <s_i> and the correlation <s_i s_j> of
+every interacting pair i < j (an RBM's visible-hidden pairs), with
+batch-means standard errors (32 batches per trial), written per trial and
+pooled as SAMPLER/marginals.npy (N x 2: mean, stderr) and
+SAMPLER/correlations.npy (pairs x 4: i, j, mean, stderr).
+
 Writes DIR/summary.json, DIR/acf.png, DIR/trace.png, DIR/SAMPLER/trial-T/
-(energy.csv, stats.json, states.npy with --save-states) and, after tuning,
-DIR/rewards.png and DIR/tuning.csv. --no-figures skips the .png files (to
-profile sampling alone, for example).`,
+(energy.csv, magnetization.csv, stats.json; states.npy and samples.npz
+with --save-states) and, after tuning, DIR/rewards.png and DIR/tuning.csv.
+--no-figures skips the .png files (to profile sampling alone, for
+example).`,
 		Flags: func(fs *flag.FlagSet, env *Env) func([]string) error {
 			var temp temperature
 			var sf sawFlags
@@ -287,7 +322,9 @@ profile sampling alone, for example).`,
 			seed := fs.Uint64("seed", 1, "random seed")
 			threads := fs.Int("threads", 0, "at most `N` threads compute at once: trials side by side first, then the replica workers or engine sections of each (0: all available CPUs)")
 			out := fs.String("out", "", "output `DIR` (required)")
-			save := fs.Bool("save-states", false, "write the kept states of each trial as states.npy (uint8, one row per step)")
+			save := fs.Bool("save-states", false, "write the kept states of each trial as states.npy (uint8, one row per saved step) and samples.npz (the distinct states as packed bits, with their energies and counts)")
+			saveEvery := fs.Int("save-every", 1, "with --save-states and --marginals, save and measure one state in `K` of the steps after the burn-in (those of steps burn+K, burn+2K, ...)")
+			marginals := fs.Bool("marginals", false, "measure every spin's mean <s_i> and every interacting pair's <s_i s_j> with batch-means errors (SAMPLER/marginals.npy, SAMPLER/correlations.npy; measuring costs O(spins + pairs) per measured step: see --save-every)")
 			initFile := fs.String("init", "", "start from the states in `FILE` instead of random ones: a .npy of uint8 0/1 rows as --save-states writes, or a text file of +1/-1 rows; one row for every trial, or --trials rows, row i for trial --trial-offset + i")
 			quiet := fs.Bool("quiet", false, "no progress lines (a stalled trial is still named on stderr)")
 			noFigures := fs.Bool("no-figures", false, "skip acf.png, trace.png and rewards.png (the data files are written; sardonics report can draw the figures later)")
@@ -325,6 +362,9 @@ profile sampling alone, for example).`,
 					if err != nil {
 						return err
 					}
+					if err := checkSaveEvery(*saveEvery, *save || *marginals, *steps, *burn); err != nil {
+						return err
+					}
 					m, err := loadModel(*spec)
 					if err != nil {
 						return err
@@ -345,7 +385,7 @@ profile sampling alone, for example).`,
 					}
 					sc.CPUs = cpus
 					cfg = &runner.Config{Model: m, Beta: beta, Samplers: names, Steps: *steps, Burn: *burn,
-						Trials: *trials, TrialOffset: *offset, Seed: *seed, Threads: par, SAW: sc, SaveStates: *save}
+						Trials: *trials, TrialOffset: *offset, Seed: *seed, Threads: par, SAW: sc, SaveStates: *save, SaveEvery: *saveEvery, Marginals: *marginals}
 					if err := tf.apply(cfg, m, sf.params != ""); err != nil {
 						return err
 					}
@@ -476,6 +516,7 @@ func runAndWrite(ctx context.Context, sig func() os.Signal, cfg *runner.Config, 
 	}
 	os.RemoveAll(filepath.Join(dir, "checkpoint"))
 	fmt.Fprint(env.Stdout, summary.Table(results))
+	fmt.Fprint(env.Stdout, "\n"+summary.ObservablesTable(results))
 	for _, w := range sum.Warnings {
 		fmt.Fprintf(env.Stderr, "sardonics: warning: %s\n", w)
 	}

@@ -17,15 +17,19 @@ import (
 // Bytes a run uses per item, for the estimate checkSize makes before the run
 // starts (measured on amd64 with Go 1.26 where it says so).
 const (
-	traceBytes   = 8    // one step of a trace held in memory (energy, overlap, replica walk)
-	recordBytes  = 1024 // a trial's record besides its traces, and its slot in the run's tables
-	summaryBytes = 96   // one kept draw of one sampler while the summary's diagnostics run (measured 84)
-	chainBytes   = 48   // one variable or interaction of one chain or replica (measured 8 to 48)
-	rowBytes     = 24   // the slice header of one kept state with --save-states
-	ckptBytes    = 24   // one step of a trace in a checkpoint's JSON
-	csvBytes     = 22   // one row of energy.csv or overlap.csv besides the step number
-	figureBytes  = 1e6  // summary.json, the figures, tuning.csv
-	statsBytes   = 4096 // one stats.json
+	traceBytes    = 8    // one step of a trace held in memory (energy, overlap, replica walk)
+	magBytes      = 4    // one step of the magnetization trace (int32)
+	recordBytes   = 1024 // a trial's record besides its traces, and its slot in the run's tables
+	summaryBytes  = 96   // one kept draw of one sampler while the summary's diagnostics run (measured 84)
+	chainBytes    = 48   // one variable or interaction of one chain or replica (measured 8 to 48)
+	rowBytes      = 24   // the slice header of one kept state with --save-states
+	ckptBytes     = 24   // one step of a trace in a checkpoint's JSON
+	csvBytes      = 22   // one row of energy.csv or overlap.csv besides the step number
+	magCSVBytes   = 8    // one row of magnetization.csv besides the step number
+	magCkptBytes  = 8    // one step of the magnetization in a checkpoint's JSON
+	margCkptBytes = 64   // one spin or pair of --marginals' sums in a checkpoint's JSON
+	figureBytes   = 1e6  // summary.json, the figures, tuning.csv
+	statsBytes    = 4096 // one stats.json
 )
 
 // fallbackMemory is the memory limit where the system does not say how much
@@ -57,26 +61,35 @@ func sizeOf(cfg *runner.Config) runSize {
 		}
 	}
 	var z runSize
-	z.perStep = traces * traceBytes
+	z.perStep = traces*traceBytes + magBytes
 	z.traces = m * t * s * z.perStep
 	z.records = m * t * recordBytes
 	states := 0.0
 	if cfg.SaveStates {
-		states = kept * (n + rowBytes)
+		states = float64(cfg.SavedStates()) * (n + rowBytes)
 	}
 	// A checkpoint writes the traces as JSON and the states in base64.
-	ckpt := s*traces*ckptBytes + states*4/3
+	ckpt := s*(traces*ckptBytes+magCkptBytes) + states*4/3
+	if cfg.Marginals {
+		// Its sums (24 B per spin and pair), and in a checkpoint as JSON.
+		states += (n + inter) * 24
+		ckpt += (n + inter) * margCkptBytes
+	}
 	z.running = par * (states + chains*(n+inter)*chainBytes + ckpt)
 	z.summary = t * kept * summaryBytes
 
-	row := float64(len(strconv.Itoa(cfg.Steps))) + csvBytes
-	_, npy := statesSize(cfg)
-	perTrial := s*traces*row + statsBytes + npy
-	files := 3.0 // the trial's folder, energy.csv, stats.json
+	step := float64(len(strconv.Itoa(cfg.Steps)))
+	_, npy, _ := statesSize(cfg)
+	perTrial := s*(traces*(step+csvBytes)+step+magCSVBytes) + statsBytes + npy
+	files := 4.0 // the trial's folder, energy.csv, magnetization.csv, stats.json
 	if cfg.SaveStates {
-		files++ // states.npy
+		files += 2 // states.npy, samples.npz
 	}
 	files += traces - 1 // overlap.csv, walk.csv
+	if cfg.Marginals {
+		files += 2 // marginals.npy, correlations.npy
+		perTrial += (2*n + 4*inter) * 8
+	}
 	// Checkpoints of the trials at once, twice while one replaces another.
 	z.disk = m*t*perTrial + 2*par*ckpt + figureBytes
 	z.files = m*t*files + m + 2*par + 10
@@ -105,7 +118,7 @@ func checkSize(cfg *runner.Config, dir string) error {
 		if z.running > z.summary {
 			lines = append(lines, fmt.Sprintf("%s for the %s running at once: chains, kept states (--save-states), checkpoints",
 				humanBytes(z.running), plural(max(1, min(cfg.Threads, cfg.Trials)), "trial")))
-			advice = "give fewer --steps, --threads or --replicas, or save fewer states (a larger --burn, or no --save-states)"
+			advice = "give fewer --steps, --threads or --replicas, or save fewer states (a larger --save-every or --burn, or no --save-states)"
 		} else {
 			lines = append(lines, fmt.Sprintf("%s for the summary: diagnostics of one sampler's %s x %d kept steps",
 				humanBytes(z.summary), plural(cfg.Trials, "trial"), cfg.Steps-cfg.Burn))
@@ -117,13 +130,13 @@ func checkSize(cfg *runner.Config, dir string) error {
 	if ok && z.disk > free {
 		what, advice := "traces", "give fewer --steps or --trials"
 		if cfg.SaveStates {
-			what, advice = "traces and kept states", "give fewer --steps or --trials, save fewer states (a larger --burn, or no --save-states)"
+			what, advice = "traces and kept states", "give fewer --steps or --trials, save fewer states (a larger --save-every or --burn, or no --save-states)"
 		}
 		return usagef("this run writes about %s into %s (the %s of %s x %d steps, and checkpoints), more than the %s free there; %s, or an --out with more room",
 			humanBytes(z.disk), dir, what, trials, cfg.Steps, humanBytes(free), advice)
 	}
 	if ok && z.files > inodes {
-		return usagef("this run writes about %.0f files and folders into %s (3 to 6 per trial of %s), more than the %.0f the file system there has free (inodes); give fewer --trials, or an --out on another file system",
+		return usagef("this run writes about %.0f files and folders into %s (4 to 10 per trial of %s), more than the %.0f the file system there has free (inodes); give fewer --trials, or an --out on another file system",
 			z.files, dir, trials, inodes)
 	}
 	return nil

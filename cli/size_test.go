@@ -48,19 +48,19 @@ func TestSizeMessages(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--steps", "1000000000"}, `sardonics: this run needs about 1.1 TB of memory, more than the 8.0 GB available (MemAvailable in /proc/meminfo):
-  160.0 GB for the traces: 2 samplers x 10 trials x 1000000000 steps x 8 B, kept until the summary
+		{[]string{"--steps", "1000000000"}, `sardonics: this run needs about 1.2 TB of memory, more than the 8.0 GB available (MemAvailable in /proc/meminfo):
+  240.0 GB for the traces: 2 samplers x 10 trials x 1000000000 steps x 12 B, kept until the summary
   960.0 GB for the summary: diagnostics of one sampler's 10 trials x 999980000 kept steps
 give fewer --steps or --trials
 `},
 		{[]string{"--model", "ferro2d:L=300", "--steps", "2000000", "--trials", "1", "--save-states", "--replicas", "8"}, `sardonics: this run needs about 416.2 GB of memory, more than the 8.0 GB available (MemAvailable in /proc/meminfo):
-  64.0 MB for the traces: 2 samplers x 1 trial x 2000000 steps x 16 B, kept until the summary
+  80.0 MB for the traces: 2 samplers x 1 trial x 2000000 steps x 20 B, kept until the summary
   416.1 GB for the 1 trial running at once: chains, kept states (--save-states), checkpoints
-give fewer --steps, --threads or --replicas, or save fewer states (a larger --burn, or no --save-states)
+give fewer --steps, --threads or --replicas, or save fewer states (a larger --save-every or --burn, or no --save-states)
 `},
-		{[]string{"--model", "ferro2d:L=100", "--trials", "100", "--threads", "1", "--save-states"}, `sardonics: this run writes about 162.7 GB into $D (the traces and kept states of 2 samplers x 100 trials x 100000 steps, and checkpoints), more than the 50.0 GB free there; give fewer --steps or --trials, save fewer states (a larger --burn, or no --save-states), or an --out with more room
+		{[]string{"--model", "ferro2d:L=100", "--trials", "100", "--threads", "1", "--save-states"}, `sardonics: this run writes about 183.2 GB into $D (the traces and kept states of 2 samplers x 100 trials x 100000 steps, and checkpoints), more than the 50.0 GB free there; give fewer --steps or --trials, save fewer states (a larger --save-every or --burn, or no --save-states), or an --out with more room
 `},
-		{[]string{"--steps", "100", "--trials", "200000", "--threads", "1"}, `sardonics: this run writes about 1200014 files and folders into $D (3 to 6 per trial of 2 samplers x 200000 trials), more than the 1000000 the file system there has free (inodes); give fewer --trials, or an --out on another file system
+		{[]string{"--steps", "100", "--trials", "200000", "--threads", "1"}, `sardonics: this run writes about 1600014 files and folders into $D (4 to 10 per trial of 2 samplers x 200000 trials), more than the 1000000 the file system there has free (inodes); give fewer --trials, or an --out on another file system
 `},
 	} {
 		args := append([]string{"sample", "--model", "ferro2d:L=4", "--T", "1", "--out", dir}, tc.args...)

@@ -17,26 +17,28 @@ import (
 )
 
 // checkpointVersion changes whenever the format does.
-const checkpointVersion = 2
+const checkpointVersion = 3
 
 // checkpoint is the complete state of a trial at a block boundary.
 type checkpoint struct {
-	Version    int                 `json:"version"`
-	Meta       summary.Meta        `json:"meta"`
-	Sampler    string              `json:"sampler"`
-	Trial      int                 `json:"trial"`
-	Spins      []int8              `json:"spins"`
-	State      []byte              `json:"state,omitempty"` // a Stateful chain's whole state
-	RNG        []byte              `json:"rng"`
-	Base       sampler.Stats       `json:"counters"`
-	Energies   []float64           `json:"energies"`
-	States     [][]uint8           `json:"states,omitempty"`
-	Overlap    []float64           `json:"overlap,omitempty"` // replica exchange with two sets
-	Thetas     []string            `json:"thetas,omitempty"`
-	Tuning     json.RawMessage     `json:"tuning,omitempty"`    // the adaptation in progress
-	TuneRecord *summary.TuneRecord `json:"tune_done,omitempty"` // the finished adaptation
-	CPUSeconds float64             `json:"cpu_seconds"`
-	Wall       float64             `json:"wall_seconds"`
+	Version       int                   `json:"version"`
+	Meta          summary.Meta          `json:"meta"`
+	Sampler       string                `json:"sampler"`
+	Trial         int                   `json:"trial"`
+	Spins         []int8                `json:"spins"`
+	State         []byte                `json:"state,omitempty"` // a Stateful chain's whole state
+	RNG           []byte                `json:"rng"`
+	Base          sampler.Stats         `json:"counters"`
+	Energies      []float64             `json:"energies"`
+	Magnetization []int32               `json:"magnetization"`
+	States        [][]uint8             `json:"states,omitempty"`
+	Overlap       []float64             `json:"overlap,omitempty"` // replica exchange with two sets
+	Marginals     *summary.MarginalsAcc `json:"marginals,omitempty"`
+	Thetas        []string              `json:"thetas,omitempty"`
+	Tuning        json.RawMessage       `json:"tuning,omitempty"`    // the adaptation in progress
+	TuneRecord    *summary.TuneRecord   `json:"tune_done,omitempty"` // the finished adaptation
+	CPUSeconds    float64               `json:"cpu_seconds"`
+	Wall          float64               `json:"wall_seconds"`
 }
 
 // CheckpointPath is where trial t of sampler name checkpoints in dir.
@@ -53,8 +55,8 @@ func (t *trial) checkpoint(cpu, wall float64) error {
 		return err
 	}
 	c := checkpoint{Version: checkpointVersion, Meta: t.cfg.Meta, Sampler: t.name, Trial: t.rec.Trial,
-		Spins: t.ch.Spins(), RNG: rs, Base: t.base, Energies: t.rec.Energies, States: t.rec.States, Overlap: t.rec.Overlap,
-		TuneRecord: t.rec.Tune, CPUSeconds: cpu, Wall: wall}
+		Spins: t.ch.Spins(), RNG: rs, Base: t.base, Energies: t.rec.Energies, Magnetization: t.rec.Magnetization, States: t.rec.States, Overlap: t.rec.Overlap,
+		TuneRecord: t.rec.Tune, Marginals: t.marg, CPUSeconds: cpu, Wall: wall}
 	if sf, ok := t.stateful(); ok {
 		c.State = sf.AppendState(nil)
 	}
@@ -97,14 +99,24 @@ func (t *trial) restore(cpu, wall *float64) (*checkpoint, error) {
 	if c.Meta != t.cfg.Meta || c.Sampler != t.name || c.Trial != t.rec.Trial {
 		return nil, otherRunError(path, c.Sampler, c.Trial, c.Meta, t.name, t.rec.Trial, t.cfg.Meta)
 	}
-	if len(c.Spins) != t.cfg.Model.Variables() || len(c.Energies) > t.cfg.Steps {
+	if len(c.Spins) != t.cfg.Model.Variables() || len(c.Energies) > t.cfg.Steps || len(c.Magnetization) != len(c.Energies) {
 		return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: checkpoint does not fit the model or step count", path)}
 	}
 	if err := t.r.UnmarshalBinary(c.RNG); err != nil {
 		return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: random stream: %v", path, err)}
 	}
 	t.base, t.rec.Energies, t.rec.States, t.rec.Tune = c.Base, c.Energies, c.States, c.TuneRecord
-	t.rec.Overlap = c.Overlap
+	t.rec.Overlap, t.rec.Magnetization = c.Overlap, c.Magnetization
+	if (c.Marginals != nil) != (t.marg != nil) {
+		return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: checkpoint does not fit the run (marginals measured: %v, now: %v)", path, c.Marginals != nil, t.marg != nil)}
+	}
+	if m := c.Marginals; m != nil {
+		if m.Steps != t.marg.Steps || m.Batches != t.marg.Batches || len(m.Cur) != len(t.marg.Cur) || len(m.S1) != len(m.Cur) || len(m.S2) != len(m.Cur) {
+			return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: checkpoint's marginals do not fit the run", path)}
+		}
+		m.PI, m.PJ = t.marg.PI, t.marg.PJ
+		t.marg = m
+	}
 	t.thetas = nil
 	for _, s := range c.Thetas {
 		th, err := saw.ParseTheta(s)

@@ -110,7 +110,8 @@ func newTrialChain(cfg *Config, name string, r *rand.PCG, spins []int8) (sampler
 		work = 1
 	}
 	rcfg := replica.Config{Betas: replica.Geometric(rc.BetaMin, cfg.Beta, rc.R), SwapEvery: every, Work: work,
-		CountFrom: cfg.Burn, Sets: 1, Workers: rc.Workers, CPUs: cfg.SAW.CPUs, KeepSpins: cfg.SaveStates}
+		CountFrom: cfg.Burn, Sets: 1, Workers: rc.Workers, CPUs: cfg.SAW.CPUs,
+		KeepSpins: true} // the magnetization of every step needs its spins
 	if rc.Adaptive {
 		rcfg.Adapt = cfg.Burn / 2
 	}

@@ -39,6 +39,13 @@ type Config struct {
 	Replicas    ReplicaConfig // replica exchange around every sampler (off when R <= 1)
 	Tune        Tuner         // nil: no adaptation phase
 	SaveStates  bool
+	// SaveEvery keeps one state in SaveEvery steps after the burn-in
+	// (those of steps Burn+k*SaveEvery) with SaveStates; 0 or 1: every
+	// step.
+	SaveEvery int
+	// Marginals measures every spin's mean and every interacting pair's
+	// correlation at the steps SaveEvery selects.
+	Marginals bool
 	// Init is the starting state (+-1) of every trial (one row) or of
 	// each trial (row t - TrialOffset for trial t); nil: random
 	// (InitialState).
@@ -155,6 +162,8 @@ type trial struct {
 	tune    TuneSession
 	pending int64          // steps not yet reported to the progress board
 	overlap func() float64 // the chain's overlap q, recorded each step (replica exchange with --overlap)
+	mag     func() int     // the chain's sum of spins, recorded each step
+	marg    *summary.MarginalsAcc
 }
 
 // flushDone reports the pending steps to the run's progress board.
@@ -175,6 +184,15 @@ func (t *trial) build(spins []int8) error {
 	}
 	t.ch, t.release = ch, release
 	t.overlap = nil
+	// A chain that keeps its sum of spins is asked for it; the others'
+	// spins are summed after every step (sampler.SpinSum, O(N/8), against
+	// a step of N updates for the sweeping samplers).
+	if mc, ok := ch.(sampler.Magnetized); ok {
+		mc.TrackMagnetization()
+		t.mag = mc.Magnetization
+	} else {
+		t.mag = func() int { return sampler.SpinSum(ch.Spins()) }
+	}
 	if o, ok := ch.(interface{ Overlap() float64 }); ok && t.cfg.Replicas.Overlap {
 		t.overlap = o.Overlap
 	}
@@ -210,14 +228,20 @@ func (t *trial) rebuild() error {
 func (t *trial) step() {
 	t.ch.Step()
 	t.rec.Energies = append(t.rec.Energies, t.ch.Energy())
+	t.rec.Magnetization = append(t.rec.Magnetization, int32(t.mag()))
 	if t.overlap != nil {
 		t.rec.Overlap = append(t.rec.Overlap, t.overlap())
 	}
-	if t.cfg.SaveStates && len(t.rec.Energies) > t.cfg.Burn {
-		s := t.ch.Spins()
-		x := make([]uint8, len(s))
-		model.SpinsToBits(s, x)
-		t.rec.States = append(t.rec.States, x)
+	if n := len(t.rec.Energies) - t.cfg.Burn; n > 0 && n%t.cfg.saveEvery() == 0 {
+		if t.cfg.SaveStates {
+			s := t.ch.Spins()
+			x := make([]uint8, len(s))
+			model.SpinsToBits(s, x)
+			t.rec.States = append(t.rec.States, x)
+		}
+		if t.marg != nil {
+			t.marg.Add(t.ch.Spins())
+		}
 	}
 	// The progress counter is shared by trials on other CPUs: adding to
 	// it every step would bounce its cache line between them. The first
@@ -251,6 +275,10 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 			}
 		}
 	}
+	if cfg.Marginals {
+		pi, pj := summary.Pairs(cfg.Model.Ising)
+		t.marg = summary.NewMarginalsAcc(cfg.Model.Variables(), pi, pj, cfg.SavedStates())
+	}
 	prevCPU, prevWall := 0.0, 0.0
 	ck, err := t.restore(&prevCPU, &prevWall)
 	if err != nil {
@@ -267,11 +295,12 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 	// included): the size check before the run counted it, and growing by
 	// append would copy them and for a while hold them twice.
 	t.rec.Energies = slices.Grow(t.rec.Energies, cfg.Steps-len(t.rec.Energies))
+	t.rec.Magnetization = slices.Grow(t.rec.Magnetization, cfg.Steps-len(t.rec.Magnetization))
 	if t.overlap != nil {
 		t.rec.Overlap = slices.Grow(t.rec.Overlap, cfg.Steps-len(t.rec.Overlap))
 	}
 	if cfg.SaveStates {
-		t.rec.States = slices.Grow(t.rec.States, max(0, cfg.Steps-cfg.Burn-len(t.rec.States)))
+		t.rec.States = slices.Grow(t.rec.States, max(0, cfg.SavedStates()-len(t.rec.States)))
 	}
 	if ck != nil && len(ck.State) > 0 {
 		sf, ok := t.stateful()
@@ -345,12 +374,40 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 		t.rec.Params = describeThetas(t.thetas) // the policy, once tuning finished
 	}
 	recordReplica(t.ch, t.rec)
+	t.rec.Observables = summary.NewTrialObservables(t.rec, ModelInfo(cfg.Model, cfg.Beta), cfg.Burn)
+	if t.marg != nil {
+		t.rec.Marginals = t.marg.Finish(cfg.Model.Variables())
+	}
+	if cfg.SaveStates {
+		k := cfg.saveEvery()
+		t.rec.Samples = summary.NewSampleSet(t.rec.States, t.rec.Energies, func(j int) int { return cfg.Burn + (j+1)*k })
+		t.rec.SaveEvery, t.rec.SavedStates, t.rec.DistinctStates = k, len(t.rec.States), len(t.rec.Samples.First)
+	}
 	if t.rec.Machine == "" {
 		t.rec.Machine = machine()
 	}
 	t.rec.WallSeconds = prevWall + time.Since(start).Seconds()
 	t.rec.CPUSeconds = prevCPU + ThreadCPU() - cpu0 + workerCPU(t.ch) - w0
 	return t.rec, nil
+}
+
+// saveEvery is the thinning of the saved states (SaveEvery, at least 1).
+func (cfg *Config) saveEvery() int { return max(1, cfg.SaveEvery) }
+
+// SavedStates is how many states a trial saves with SaveStates (and
+// measures with Marginals): one in SaveEvery of the steps after the
+// burn-in.
+func (cfg *Config) SavedStates() int { return max(0, cfg.Steps-cfg.Burn) / cfg.saveEvery() }
+
+// ModelInfo is what the observables need of model m at inverse
+// temperature beta: its number of spins, beta, and whether every field of
+// its Ising form is zero (then E(s) = E(-s)).
+func ModelInfo(m *model.Model, beta float64) summary.ModelInfo {
+	zero := true
+	for _, h := range m.Ising.H {
+		zero = zero && h == 0
+	}
+	return summary.ModelInfo{Spins: m.Variables(), Beta: beta, ZeroField: zero}
 }
 
 func describeThetas(th []saw.Theta) string {
@@ -400,7 +457,7 @@ func Run(cfg *Config) (map[string][]*summary.TrialRecord, map[string]float64, er
 					if recs[i] != nil && cfg.Dir != "" {
 						// In states.npy now: the summary does not need
 						// them, and every trial's would add up.
-						recs[i].States = nil
+						recs[i].States, recs[i].Samples = nil, nil
 					}
 				}
 			}()
@@ -466,7 +523,10 @@ func runOrLoad(cfg *Config, name string, t int) (*summary.TrialRecord, error) {
 	if cfg.Dir != "" {
 		if finished(cfg.Dir, name, t) {
 			r, err := summary.ReadTrial(summary.TrialDir(cfg.Dir, name, t))
-			if err == nil && len(r.Energies) == cfg.Steps {
+			// A trial of a version before the magnetization was
+			// recorded runs again (to the same energies).
+			if err == nil && len(r.Energies) == cfg.Steps && len(r.Magnetization) == cfg.Steps && r.Observables != nil &&
+				(r.Marginals != nil) == cfg.Marginals {
 				cfg.progress.restored(-1, int64(cfg.Steps))
 				return r, nil
 			}

@@ -54,6 +54,9 @@ func TestChainStateContinues(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: the chain cannot save its state", name)
 		}
+		if mc, ok := a.(sampler.Magnetized); ok {
+			mc.TrackMagnetization()
+		}
 		for range 300 {
 			a.Step()
 		}
@@ -68,6 +71,9 @@ func TestChainStateContinues(t *testing.T) {
 			t.Fatal(name, err)
 		}
 		defer done2()
+		if mc, ok := b.(sampler.Magnetized); ok {
+			mc.TrackMagnetization() // before the restore, which must set it
+		}
 		if err := b.(sampler.Stateful).RestoreState(st); err != nil {
 			t.Fatal(name, err)
 		}
@@ -79,6 +85,11 @@ func TestChainStateContinues(t *testing.T) {
 			b.Step()
 			if a.Energy() != b.Energy() || !slices.Equal(a.Spins(), b.Spins()) {
 				t.Fatalf("%s: step %d after restore: energy %v vs %v", name, i, b.Energy(), a.Energy())
+			}
+			// The sum of spins a chain keeps (sardonics, with every
+			// engine) is that of its spins, restored or not.
+			if ma, mb, want := sampler.Magnetization(a), sampler.Magnetization(b), sampler.SpinSum(a.Spins()); ma != want || mb != want {
+				t.Fatalf("%s: step %d: magnetization %d (original), %d (restored), sum of spins %d", name, i, ma, mb, want)
 			}
 		}
 		if a.Stats() != b.Stats() {

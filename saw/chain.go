@@ -23,9 +23,13 @@ type Chain struct {
 	stats  sampler.Stats
 	mv     mover
 	gl, gh float64 // biases last given to the engine; NaN: none yet
+	mag    int     // sum_i s_i, while mv.track (TrackMagnetization)
 }
 
-var _ sampler.Tempered = (*Chain)(nil)
+var (
+	_ sampler.Tempered   = (*Chain)(nil)
+	_ sampler.Magnetized = (*Chain)(nil)
+)
 
 // NewChain returns a chain on eng at inverse temperature beta. thetas is a
 // fixed setting (one element) or a policy's mixture (many); r is the
@@ -79,7 +83,26 @@ func (c *Chain) Step() {
 	c.stats.Flips += int64(flips)
 	if ok {
 		c.stats.Accepted++
+		c.mag += c.mv.dm
 	}
+}
+
+// TrackMagnetization makes the chain keep sum_i s_i from now on (see
+// sampler.Magnetized): each move adds up the spins its walks flipped, a
+// dozen reads against the O(N) of a sum. The spins must then change only
+// through the chain (Step, Reset, RestoreState), not through Engine.
+func (c *Chain) TrackMagnetization() {
+	c.mv.track = true
+	c.mag = sampler.SpinSum(c.eng.Spins())
+}
+
+// Magnetization is sum_i s_i of the current spins (see sampler.Magnetized):
+// kept up to date after TrackMagnetization, summed otherwise.
+func (c *Chain) Magnetization() int {
+	if c.mv.track {
+		return c.mag
+	}
+	return sampler.SpinSum(c.eng.Spins())
 }
 
 // SetBeta changes the inverse temperature (see sampler.Tempered); the

@@ -187,3 +187,39 @@ func BenchmarkChainNaive(b *testing.B) {
 		ch.Step()
 	}
 }
+
+// TestMagnetizationTracked: after TrackMagnetization the chain's sum of
+// spins follows every move (walks long enough that the 2N walks of a move
+// flip some bits twice), a Reset and a restored state.
+func TestMagnetizationTracked(t *testing.T) {
+	const M = 9
+	m := randomIsing(t, M, 0.5, 3)
+	for _, opts := range []Options{{}, {Layout: Pairs, Accept: Joint}} {
+		th := Theta{KL: 1, KU: M, GL: 0.6, GH: 1.3, PLL: 0.3, PHL: 0.5, PLH: 0.2, N: 3}
+		c, err := NewChain(NewNaive(m, ones(M)), 0.8, []Theta{th}, opts, rand.NewPCG(1, 2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.TrackMagnetization()
+		sum := func() int {
+			x := 0
+			for _, v := range c.Spins() {
+				x += int(v)
+			}
+			return x
+		}
+		for i := range 3000 {
+			c.Step()
+			if got, want := c.Magnetization(), sum(); got != want {
+				t.Fatalf("%+v, step %d: Magnetization %d, sum of spins %d", opts, i, got, want)
+			}
+		}
+		if c.Stats().Accepted == 0 {
+			t.Fatal("no move accepted")
+		}
+		c.Reset(ones(M))
+		if c.Magnetization() != M {
+			t.Fatalf("after Reset to all +1: %d", c.Magnetization())
+		}
+	}
+}

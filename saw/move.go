@@ -163,6 +163,8 @@ type mover struct {
 	rev    [][2]float64
 	types  []WalkType
 	rej    float64    // recent rejection rate: an average over about 64 moves
+	track  bool       // sum the flipped spins into dm (the chain tracks its magnetization)
+	dm     int        // the change of sum_i s_i the forward walks made
 	p      [3]float64 // the type probabilities logP was computed for
 	logP   [3]float64
 }
@@ -187,11 +189,22 @@ func (mv *mover) move(eng Engine, r *rand.PCG, th Theta, beta float64, opts Opti
 	mv.fwd = resize(mv.fwd, nw)
 	mv.rev = resize(mv.rev, nw)
 	dE := 0.0
+	mv.dm = 0
 	for w := range nw {
 		k := lo + rng.Intn(r, hi-lo+1)
 		var d float64
 		mv.path, mv.fwd[w], d = eng.Walk(r, k, walkBias(mv.types, opts.Layout, n, w), mv.path)
 		dE += d
+		if mv.track {
+			// A walk is self-avoiding: it flipped each of its bits once,
+			// from -s to s, changing sum_i s_i by 2s. The walks follow
+			// one another, so their changes add up even where a later
+			// walk flips a bit again.
+			s := eng.Spins()
+			for _, i := range mv.path[mv.bounds[w]:] {
+				mv.dm += 2 * int(s[i])
+			}
+		}
 		mv.bounds = append(mv.bounds, len(mv.path))
 	}
 	// The reverse path: the reversed walks in reverse order. A

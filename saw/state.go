@@ -84,9 +84,17 @@ func (c *Chain) RestoreState(b []byte) error {
 	}
 	c.stats, c.mv.rej = st, rej
 	c.gl, c.gh = math.NaN(), math.NaN() // the engine's biases are set again at the next step
+	if c.mv.track {
+		c.mag = sampler.SpinSum(c.eng.Spins())
+	}
 	return nil
 }
 
 // Reset puts the chain at spins (see sampler.Resetter); its counters and
 // thetas are kept.
-func (c *Chain) Reset(spins []int8) { c.eng.SetSpins(spins) }
+func (c *Chain) Reset(spins []int8) {
+	c.eng.SetSpins(spins)
+	if c.mv.track {
+		c.mag = sampler.SpinSum(c.eng.Spins())
+	}
+}

@@ -21,17 +21,29 @@ type TuneRecord struct {
 // TrialRecord is everything a trial leaves behind; summaries are computed
 // from these alone.
 type TrialRecord struct {
-	Sampler     string      `json:"sampler"`
-	Trial       int         `json:"trial"`
-	Energies    []float64   `json:"-"` // energy after each step 1..Steps
-	States      [][]uint8   `json:"-"` // kept states, with --save-states
-	WallSeconds float64     `json:"wall_seconds"`
-	CPUSeconds  float64     `json:"cpu_seconds"`
-	Flips       int64       `json:"flips"`
-	Proposed    int64       `json:"proposed"`
-	Accepted    int64       `json:"accepted"`
-	Params      string      `json:"params,omitempty"`
-	Tune        *TuneRecord `json:"tune,omitempty"`
+	Sampler  string    `json:"sampler"`
+	Trial    int       `json:"trial"`
+	Energies []float64 `json:"-"` // energy after each step 1..Steps
+	// Magnetization is M = sum_i s_i after each step 1..Steps
+	// (magnetization.csv); nil in folders of versions before it.
+	Magnetization []int32   `json:"-"`
+	States        [][]uint8 `json:"-"` // kept states, with --save-states
+	// Samples are States as distinct states with energies and counts
+	// (samples.npz).
+	Samples *SampleSet `json:"-"`
+	// SaveEvery is the thinning of the saved states (--save-every: one
+	// state in SaveEvery steps after the burn-in); SavedStates and
+	// DistinctStates count the rows of states.npy and samples.npz.
+	SaveEvery      int         `json:"save_every,omitempty"`
+	SavedStates    int         `json:"saved_states,omitempty"`
+	DistinctStates int         `json:"distinct_states,omitempty"`
+	WallSeconds    float64     `json:"wall_seconds"`
+	CPUSeconds     float64     `json:"cpu_seconds"`
+	Flips          int64       `json:"flips"`
+	Proposed       int64       `json:"proposed"`
+	Accepted       int64       `json:"accepted"`
+	Params         string      `json:"params,omitempty"`
+	Tune           *TuneRecord `json:"tune,omitempty"`
 	// Machine is the host and CPU that finished the trial.
 	Machine string `json:"machine,omitempty"`
 	// Replica is the ladder, swap acceptance and round trips of a
@@ -40,4 +52,11 @@ type TrialRecord struct {
 	// Overlap is the spin overlap q after each step (replica exchange with
 	// two sets), written to overlap.csv.
 	Overlap []float64 `json:"-"`
+	// Observables are the model facts the summary's observables need and
+	// the trial's own estimates of them (nil in folders of versions
+	// before them).
+	Observables *TrialObservables `json:"observables,omitempty"`
+	// Marginals are the spins' and pairs' means with --marginals
+	// (marginals.npy, correlations.npy).
+	Marginals *TrialMarginals `json:"marginals,omitempty"`
 }

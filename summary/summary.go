@@ -3,6 +3,7 @@ package summary
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -74,12 +75,21 @@ type Result struct {
 	NsPerFlip           *float64 `json:"ns_per_flip"`
 	NsPerFlipNote       string   `json:"ns_per_flip_note,omitempty"`
 	// BetweenTrialSD is the spread of the per-trial mean energies.
-	BetweenTrialSD     float64   `json:"between_trial_sd"`
-	BetweenTrialSDNote string    `json:"between_trial_sd_note,omitempty"`
-	ACF                []float64 `json:"acf"`
-	Params             *string   `json:"params"`
-	TrialIDs           []int     `json:"trial_ids"`
-	BestTuningReward   *float64  `json:"best_tuning_reward,omitempty"`
+	BetweenTrialSD     float64 `json:"between_trial_sd"`
+	BetweenTrialSDNote string  `json:"between_trial_sd_note,omitempty"`
+	// Observables are m, |m|, the specific heat and the susceptibility
+	// (see observables.go); nil with the reason in ObservablesNote when the
+	// trials recorded no magnetization.
+	Observables     *Observables `json:"observables,omitempty"`
+	ObservablesNote string       `json:"observables_note,omitempty"`
+	// Marginals are the pooled spin means and pair correlations with
+	// --marginals (in SAMPLER/marginals.npy and correlations.npy).
+	Marginals        *Marginals `json:"marginals,omitempty"`
+	MarginalsNote    string     `json:"marginals_note,omitempty"`
+	ACF              []float64  `json:"acf"`
+	Params           *string    `json:"params"`
+	TrialIDs         []int      `json:"trial_ids"`
+	BestTuningReward *float64   `json:"best_tuning_reward,omitempty"`
 	// Trend is each trial's drift: the mean energy of the last quarter of
 	// its kept draws minus the first quarter's, in standard errors of that
 	// difference (NaN: too few draws). Large values of one sign in every
@@ -95,7 +105,27 @@ type Result struct {
 // NaN or infinite as null (JSON has neither); such a value's "_note" field
 // says why, a generic reason standing in if Summarize left none.
 func (r Result) MarshalJSON() ([]byte, error) {
-	v := reflect.ValueOf(r)
+	return marshalNotes(reflect.ValueOf(r), "result "+r.Sampler)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes: a null or missing float64 is
+// NaN.
+func (r *Result) UnmarshalJSON(data []byte) error {
+	type plain Result
+	p := plain{}
+	setNaN(reflect.ValueOf(&p).Elem())
+	if err := json.Unmarshal(data, &p); err != nil {
+		return err
+	}
+	*r = Result(p)
+	return nil
+}
+
+// marshalNotes writes the struct v's fields in order as a JSON object, a
+// float64 (or *float64) that is NaN or infinite as null followed by a
+// "NAME_note" field saying why: the struct's own note field where it has a
+// non-empty one, else "not estimable". what names v in errors.
+func marshalNotes(v reflect.Value, what string) ([]byte, error) {
 	t := v.Type()
 	notes := map[string]bool{}
 	for i := 0; i < t.NumField(); i++ {
@@ -119,7 +149,7 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	for i := 0; i < t.NumField(); i++ {
 		name, opts, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
 		f := v.Field(i)
-		if opts == "omitempty" && f.IsZero() {
+		if name == "-" || opts == "omitempty" && f.IsZero() {
 			continue
 		}
 		if f.Kind() == reflect.Pointer && !f.IsNil() && f.Elem().Kind() == reflect.Float64 {
@@ -134,7 +164,7 @@ func (r Result) MarshalJSON() ([]byte, error) {
 		}
 		js, err := json.Marshal(f.Interface())
 		if err != nil {
-			return nil, fmt.Errorf("result %s: field %s: %v", r.Sampler, name, err)
+			return nil, fmt.Errorf("%s: field %s: %v", what, name, err)
 		}
 		put(name, js)
 	}
@@ -142,22 +172,14 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// UnmarshalJSON reads what MarshalJSON writes: a null or missing float64 is
-// NaN.
-func (r *Result) UnmarshalJSON(data []byte) error {
-	type plain Result
-	p := plain{}
-	v := reflect.ValueOf(&p).Elem()
+// setNaN sets every float64 field of the struct v to NaN, so that one
+// JSON leaves null or out reads as NaN.
+func setNaN(v reflect.Value) {
 	for i := 0; i < v.NumField(); i++ {
 		if v.Field(i).Kind() == reflect.Float64 {
 			v.Field(i).SetFloat(math.NaN())
 		}
 	}
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	*r = Result(p)
-	return nil
 }
 
 func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
@@ -275,6 +297,8 @@ func Summarize(name string, recs []*TrialRecord, steps, burn int, wall float64) 
 		res.TrialIDs = append(res.TrialIDs, r.Trial)
 	}
 	res.energy(kept)
+	res.observables(recs, kept)
+	res.marginals(recs)
 	res.autocorrelation(recs, kept)
 	res.work(recs, wall)
 	return res
@@ -571,17 +595,36 @@ func pooledMean(kept [][]float64) float64 {
 	return (s + c) / float64(n)
 }
 
-// WriteTrial writes a trial's folder: energy.csv, stats.json and, if any,
-// states.npy.
+// WriteTrial writes a trial's folder: energy.csv, magnetization.csv,
+// stats.json and, if any, states.npy and samples.npz.
 func WriteTrial(dir string, r *TrialRecord) error {
 	td := TrialDir(dir, r.Sampler, r.Trial)
 	if len(r.States) > 0 {
 		if err := model.WriteFileMkdir(filepath.Join(td, "states.npy"), npyUint8(r.States)); err != nil {
 			return err
 		}
+		if r.Samples != nil {
+			b, err := samplesNPZ(r.Samples, r.States)
+			if err != nil {
+				return err
+			}
+			if err := model.WriteFileMkdir(filepath.Join(td, "samples.npz"), b); err != nil {
+				return err
+			}
+		}
 	}
 	if err := writeColumn(filepath.Join(td, "energy.csv"), "step,energy", r.Energies); err != nil {
 		return err
+	}
+	if r.Marginals != nil && r.Marginals.Mean != nil {
+		if err := writeMarginals(td, r.Marginals); err != nil {
+			return err
+		}
+	}
+	if len(r.Magnetization) > 0 {
+		if err := writeIntColumn(filepath.Join(td, "magnetization.csv"), "step,magnetization", r.Magnetization); err != nil {
+			return err
+		}
 	}
 	if err := writeReplicaFiles(td, r); err != nil {
 		return err
@@ -620,6 +663,15 @@ func ReadTrial(td string) (*TrialRecord, error) {
 	if r.Energies, err = readColumn(filepath.Join(td, "energy.csv"), "step,energy"); err != nil {
 		return nil, err
 	}
+	if r.Marginals != nil {
+		if err := readMarginals(td, r.Marginals); err != nil {
+			return nil, err
+		}
+	}
+	// Folders of versions before it have no magnetization.csv.
+	if r.Magnetization, err = readIntColumn(filepath.Join(td, "magnetization.csv"), "step,magnetization"); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
 	return r, readReplicaFiles(td, r)
 }
 
@@ -636,6 +688,36 @@ func writeColumn(path, header string, x []float64) error {
 		b.WriteByte('\n')
 	}
 	return model.WriteFileMkdir(path, b.Bytes())
+}
+
+// writeIntColumn is writeColumn for integers.
+func writeIntColumn(path, header string, x []int32) error {
+	var b bytes.Buffer
+	b.WriteString(header)
+	b.WriteByte('\n')
+	for i, v := range x {
+		b.WriteString(strconv.Itoa(i + 1))
+		b.WriteByte(',')
+		b.WriteString(strconv.Itoa(int(v)))
+		b.WriteByte('\n')
+	}
+	return model.WriteFileMkdir(path, b.Bytes())
+}
+
+// readIntColumn reads what writeIntColumn wrote.
+func readIntColumn(path, header string) ([]int32, error) {
+	x, err := readColumn(path, header)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int32, len(x))
+	for i, v := range x {
+		if v != math.Trunc(v) || math.Abs(v) > math.MaxInt32 {
+			return nil, fmt.Errorf("%s:%d: %v is not an integer (expected %s)", path, i+2, v, header)
+		}
+		out[i] = int32(v)
+	}
+	return out, nil
 }
 
 // readColumn reads what writeColumn wrote.
@@ -681,6 +763,9 @@ func WriteOutputs(dir string, meta Meta, machine string, results []*Result, recs
 	}
 	mj, _ := json.MarshalIndent(meta, "", "  ")
 	if err := model.WriteFileMkdir(filepath.Join(dir, "run.json"), append(mj, '\n')); err != nil {
+		return nil, err
+	}
+	if err := writePooledMarginals(dir, results); err != nil {
 		return nil, err
 	}
 	if !figures {

@@ -76,3 +76,23 @@ func TestContinuousAtTc(t *testing.T) {
 		}
 	}
 }
+
+func TestSpecificHeatAgainstEnumeration(t *testing.T) {
+	tc := 2 / math.Log(1+math.Sqrt2)
+	for _, L := range []int{3, 4} {
+		m := torus(t, L)
+		for _, T := range []float64{0.5, 1, 2, 2.27, tc, 2.5, 3, 5, 50} {
+			res, err := exact.Enumerate(m, 1/T)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := res.EnergyVar / (T * T) / float64(L*L)
+			if got := SpecificHeat(L, T); math.Abs(got-want) > 1e-7*want+1e-10 {
+				t.Errorf("L=%d T=%v: Kaufman %.15g, enumeration %.15g", L, T, got, want)
+			}
+		}
+	}
+	if c := SpecificHeat(4, 0); !math.IsNaN(c) {
+		t.Errorf("SpecificHeat(4, 0) = %v, want NaN", c)
+	}
+}
