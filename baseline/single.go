@@ -33,7 +33,7 @@ func newSingle(m *model.Model, beta float64, r *rand.PCG, init []int8, metropoli
 	if m.RBM != nil {
 		return newRBMSingle(m.RBM, beta, r, s, metropolis), nil
 	}
-	is := m.Ising
+	is := m.Sparse()
 	c := &single{m: is, beta: beta, r: r, s: s, metropolis: metropolis, start: is.Start}
 	if u, jInt, hInt, k, ok := integerForm(is); ok {
 		c.table, c.u, c.jInt, c.hInt, c.k = true, u, jInt, hInt, k

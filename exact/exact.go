@@ -151,7 +151,7 @@ func EnumerateContext(ctx context.Context, m *model.Model, beta float64) (*Resul
 }
 
 func enumerate(m *model.Model, beta float64, stop *atomic.Bool) (*Result, error) {
-	if m == nil || (m.Ising == nil && m.RBM == nil) {
+	if m == nil || (m.Ising == nil && m.Dense == nil && m.RBM == nil) {
 		return nil, errors.New("exact: empty model")
 	}
 	if err := checkBeta(beta); err != nil {
@@ -169,10 +169,10 @@ func enumerate(m *model.Model, beta float64, stop *atomic.Bool) (*Result, error)
 		}
 		return checkFinite(res)
 	}
-	if m.Ising.N > MaxEnumerate {
-		return nil, fmt.Errorf("model has %d variables (expected at most %d for exact enumeration)", m.Ising.N, MaxEnumerate)
+	if n := m.Variables(); n > MaxEnumerate {
+		return nil, fmt.Errorf("model has %d variables (expected at most %d for exact enumeration)", n, MaxEnumerate)
 	}
-	return checkFinite(enumerateIsing(m.Ising, beta, stop))
+	return checkFinite(enumerateIsing(m.Sparse(), beta, stop))
 }
 
 // checkFinite refuses a result that float64 cannot hold: ln Z is beta

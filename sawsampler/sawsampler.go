@@ -80,13 +80,13 @@ func newEngine(m *model.Model, sc Config, init []int8) (saw.Engine, error) {
 			}
 			return parallelsaw.New(m.RBM, init, p, sc.CPUs)
 		case "tree", "bucket":
-			return sparse.New(m.Ising, init, kind)
+			return sparse.New(m.Sparse(), init, kind)
 		}
 		return nil, &sampler.UsageError{Msg: fmt.Sprintf("--engine %q (expected auto, dense, parallel, tree or bucket)", kind)}
 	}
 	switch kind {
 	case "auto", "tree", "bucket":
-		e, err := sparse.New(m.Ising, init, kind)
+		e, err := sparse.New(m.Sparse(), init, kind)
 		if err != nil {
 			return nil, &sampler.UsageError{Msg: "--engine: " + err.Error()}
 		}
