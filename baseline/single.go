@@ -11,9 +11,9 @@ import (
 
 // NewGibbs returns a chain whose step is one systematic sweep (spins 0..M-1)
 // of heat-bath updates: s_i = +1 with probability 1/(1+exp(-2 beta f_i)),
-// f_i the local field. RBMs use dense incremental fields; other models the
-// CSR form, with a table of probabilities when couplings are integer
-// multiples of one unit.
+// f_i the local field. RBMs and dense models (model.UseDense) keep every
+// local field incrementally; other models use the CSR form, with a table
+// of probabilities when couplings are integer multiples of one unit.
 func NewGibbs(m *model.Model, beta float64, r *rand.PCG, init []int8) (sampler.Chain, error) {
 	return newSingle(m, beta, r, init, false)
 }
@@ -33,7 +33,15 @@ func newSingle(m *model.Model, beta float64, r *rand.PCG, init []int8, metropoli
 	if m.RBM != nil {
 		return newRBMSingle(m.RBM, beta, r, s, metropolis), nil
 	}
-	is := m.Ising
+	if m.UseDense() {
+		return newDenseSingle(m.DenseForm(), beta, r, s, metropolis), nil
+	}
+	return newSparseSingle(m.Sparse(), beta, r, s, metropolis), nil
+}
+
+// newSparseSingle is the single-site chain on the CSR form (s is the
+// chain's own copy of the initial state).
+func newSparseSingle(is *model.Ising, beta float64, r *rand.PCG, s []int8, metropolis bool) *single {
 	c := &single{m: is, beta: beta, r: r, s: s, metropolis: metropolis, start: is.Start}
 	if u, jInt, hInt, k, ok := integerForm(is); ok {
 		c.table, c.u, c.jInt, c.hInt, c.k = true, u, jInt, hInt, k
@@ -52,7 +60,7 @@ func newSingle(m *model.Model, beta float64, r *rand.PCG, init []int8, metropoli
 		}
 		c.e = is.Energy(s)
 	}
-	return c, nil
+	return c
 }
 
 // setThresholds fills the acceptance table (and the fast paths' copy) for

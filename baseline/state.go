@@ -20,6 +20,8 @@ import (
 //     energy's refresh) and the incrementally updated energy;
 //   - RBM single-site: the counters, the step count, the energy and both
 //     layers' incrementally updated local fields;
+//   - dense single-site: the counters, the step count, the energy and the
+//     incrementally updated local fields;
 //   - Swendsen-Wang and block Gibbs: only the spins (both recompute their
 //     energy from the spins every step, by the same operations as their
 //     constructors).
@@ -31,6 +33,8 @@ var (
 	_ sampler.Resetter = (*single)(nil)
 	_ sampler.Stateful = (*rbmSingle)(nil)
 	_ sampler.Resetter = (*rbmSingle)(nil)
+	_ sampler.Stateful = (*denseSingle)(nil)
+	_ sampler.Resetter = (*denseSingle)(nil)
 	_ sampler.Stateful = (*sw)(nil)
 	_ sampler.Resetter = (*sw)(nil)
 	_ sampler.Stateful = (*blockGibbs)(nil)
@@ -45,6 +49,8 @@ const (
 	tagRBMMetro   = 0x0131626c62647304
 	tagSW         = 0x0131626c62647305
 	tagBlockGibbs = 0x0131626c62647306
+	tagDenseGibbs = 0x0131626c62647307
+	tagDenseMetro = 0x0131626c62647308
 )
 
 // counters is what every single-site chain counts.
@@ -279,4 +285,56 @@ func (c *blockGibbs) RestoreState(b []byte) error {
 func (c *blockGibbs) Reset(spins []int8) {
 	resetSpins(c.s, spins)
 	c.setState()
+}
+
+func (c *denseSingle) tag() uint64 {
+	if c.metropolis {
+		return tagDenseMetro
+	}
+	return tagDenseGibbs
+}
+
+// AppendState appends the chain's state (see sampler.Stateful).
+func (c *denseSingle) AppendState(b []byte) []byte {
+	w := state.Writer{B: b}
+	w.Uint64(c.tag())
+	w.Int8s(c.s)
+	counters{c.steps, c.flips, c.proposed, c.accepted}.write(&w)
+	w.Float64(c.e)
+	w.Float64s(c.f)
+	return w.B
+}
+
+// RestoreState restores a state AppendState wrote on a chain of the same
+// model, beta and kind (see sampler.Stateful).
+func (c *denseSingle) RestoreState(b []byte) error {
+	r := state.Reader{B: b}
+	readTag(&r, c.tag())
+	s := make([]int8, len(c.s))
+	r.Spins(s)
+	k := readCounters(&r)
+	e := r.Float64()
+	f := make([]float64, len(c.f))
+	r.Float64s(f)
+	for _, v := range append(f, e) {
+		if !finite(v) {
+			r.Fail(fmt.Errorf("baseline: state holds a field or energy %v", v))
+			break
+		}
+	}
+	if err := r.Err(); err != nil {
+		return err
+	}
+	copy(c.s, s)
+	copy(c.f, f)
+	c.e = e
+	c.steps, c.flips, c.proposed, c.accepted = k.steps, k.flips, k.proposed, k.accepted
+	return nil
+}
+
+// Reset puts the chain at spins in O(N^2) (the fields are recomputed),
+// allocating nothing; the counters and the refresh phase are kept.
+func (c *denseSingle) Reset(spins []int8) {
+	resetSpins(c.s, spins)
+	c.refresh()
 }

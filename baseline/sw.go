@@ -33,7 +33,7 @@ func NewSW(m *model.Model, beta float64, r *rand.PCG, init []int8) (sampler.Chai
 	if err != nil {
 		return nil, err
 	}
-	is := m.Ising
+	is := m.Sparse()
 	n := is.N
 	s = append(s, 1) // the ghost, index n
 	c := &sw{m: is, n: n, r: r, s: s, parent: make([]int32, n+1), flip: make([]int8, n+1),

@@ -173,7 +173,7 @@ func (s *sawFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.layout, "layout", "blocks", "walk layout: blocks (N walks at bias a, then N at b) or pairs")
 	fs.StringVar(&s.weight, "weight", "logistic", "pick weight: logistic (1/(1+exp(gamma dE))) or exp (exp(-gamma dE))")
 	fs.StringVar(&s.accept, "accept", "marginal", "acceptance rule: marginal (sums over move types) or joint")
-	fs.StringVar(&s.engine, "engine", "auto", "SAW engine: auto, tree or bucket (sparse models); auto, dense or parallel (RBMs)")
+	fs.StringVar(&s.engine, "engine", "auto", "SAW engine: auto, tree, bucket or dense (Ising and QUBO models; auto picks dense for dense ones); auto, dense or parallel (RBMs)")
 	fs.IntVar(&s.engineThreads, "engine-threads", 0, "sections of the parallel RBM engine (0: automatic, see help)")
 }
 

@@ -159,7 +159,7 @@ func PassStates(m *model.Model) float64 {
 	if m.RBM != nil {
 		return math.Exp2(float64(min(m.RBM.V, m.RBM.H)))
 	}
-	return math.Exp2(float64(m.Ising.N))
+	return math.Exp2(float64(m.Variables()))
 }
 
 // stopCheck masks the state counts at which an enumeration looks at its
@@ -205,7 +205,7 @@ func EnumerateProgress(ctx context.Context, m *model.Model, beta float64, interv
 }
 
 func enumerate(m *model.Model, beta float64, stop *control) (*Result, error) {
-	if m == nil || (m.Ising == nil && m.RBM == nil) {
+	if m == nil || (m.Ising == nil && m.Dense == nil && m.RBM == nil) {
 		return nil, errors.New("exact: empty model")
 	}
 	if err := checkBeta(beta); err != nil {
@@ -223,10 +223,10 @@ func enumerate(m *model.Model, beta float64, stop *control) (*Result, error) {
 		}
 		return checkFinite(res)
 	}
-	if m.Ising.N > MaxEnumerate {
-		return nil, fmt.Errorf("model has %d variables (expected at most %d for exact enumeration)", m.Ising.N, MaxEnumerate)
+	if n := m.Variables(); n > MaxEnumerate {
+		return nil, fmt.Errorf("model has %d variables (expected at most %d for exact enumeration)", n, MaxEnumerate)
 	}
-	return checkFinite(enumerateIsing(m.Ising, beta, stop))
+	return checkFinite(enumerateIsing(m.Sparse(), beta, stop))
 }
 
 // checkFinite refuses a result that float64 cannot hold: ln Z is beta

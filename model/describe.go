@@ -23,8 +23,27 @@ func (m *Model) Describe() string {
 // guarantees: a consistent CSR Ising form (sorted rows, symmetric couplings,
 // no self-couplings or duplicates, finite values) and, for QUBO and RBM
 // models, source terms that match it in size. It is meant for tests and for
-// models built by hand.
+// models built by hand. A dense model (Dense set) is checked in its dense
+// form: a symmetric finite matrix with zero diagonal.
 func (m *Model) Validate() error {
+	if m.Dense != nil {
+		if m.Ising != nil || m.RBM != nil {
+			return fmt.Errorf("dense model with a sparse or RBM form")
+		}
+		if err := m.Dense.validate(); err != nil {
+			return err
+		}
+		switch m.Kind {
+		case KindIsing:
+		case KindQUBO:
+			if q := m.QUBO; q == nil || q.N != m.Dense.N || len(q.Diag) != q.N || len(q.Off) != m.Dense.Pairs {
+				return fmt.Errorf("QUBO terms do not match the dense form")
+			}
+		default:
+			return fmt.Errorf("dense model of kind %v", m.Kind)
+		}
+		return nil
+	}
 	is := m.Ising
 	if is == nil {
 		return fmt.Errorf("model has no Ising form")

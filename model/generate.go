@@ -290,3 +290,52 @@ func fusionFreeLog(x float64) float64 {
 	}
 	return float64(float64(2*sum) + float64(float64(e)*math.Ln2))
 }
+
+// SK is the Sherrington-Kirkpatrick glass on N spins: every pair coupled,
+// h = 0, J_ij = z / sqrt(N) rounded to float32 (so the matrix is held in
+// 4 bytes per entry, exactly), with z normal (gauss) or +-1 (pm1). Pairs
+// are visited in row order (i < j: i ascending, then j); gauss takes the
+// normals two at a time from normalPair (when the number of pairs is odd,
+// the second value of the last pair is dropped), pm1 draws one pm1 value
+// per pair, times float32(1/sqrt(N)).
+func SK(n int, seed uint64, pm bool) (*Model, error) {
+	if n < 1 || n > MaxDenseVariables {
+		return nil, inputErr("--model", 0, "sk: N=%d (expected an integer in 1..%d: the full matrix must hold at most %d entries)", n, MaxDenseVariables, MaxRBMWeights)
+	}
+	r := rand.NewPCG(seed, GenStream)
+	sq := math.Sqrt(float64(n))
+	d := &Dense{N: n, J32: make([]float32, n*n), H: make([]float64, n)}
+	unit := float32(1 / sq)
+	var spare float64
+	have := false
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			var w float32
+			if pm {
+				w = unit
+				if pm1(r) < 0 {
+					w = -unit
+				}
+			} else {
+				if !have {
+					var z float64
+					z, spare = normalPair(r)
+					have = true
+					w = float32(z / sq)
+				} else {
+					have = false
+					w = float32(spare / sq)
+				}
+			}
+			d.J32[i*n+j], d.J32[j*n+i] = w, w
+			if w != 0 {
+				d.Pairs++
+			}
+		}
+	}
+	spec := fmt.Sprintf("sk:N=%d,seed=%d", n, seed)
+	if pm {
+		spec += ",J=pm1"
+	}
+	return &Model{Spec: spec, Kind: KindIsing, Dense: d}, nil
+}

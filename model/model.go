@@ -21,13 +21,16 @@ func (k Kind) String() string {
 	return "unknown"
 }
 
-// Model is a loaded or generated model. Ising is always set (the exact Ising
-// form); RBM is set for bipartite dense models, whose Ising variables are
-// the visible units followed by the hidden ones.
+// Model is a loaded or generated model. Ising (the exact sparse Ising form)
+// is set for every model but those given as a full matrix, which set Dense
+// instead (Sparse and DenseForm derive either form from the other); RBM is
+// set for bipartite dense models, whose Ising variables are the visible
+// units followed by the hidden ones.
 type Model struct {
 	Spec  string
 	Kind  Kind
 	Ising *Ising
+	Dense *Dense // a model given as a full matrix (sk:, .npy, .npz with J or Q); Ising is then nil
 	RBM   *RBM
 	QUBO  *QUBO // the source terms of a KindQUBO model, kept so it can be written back exactly
 }
@@ -41,12 +44,20 @@ type QUBO struct {
 }
 
 // Variables is the number of binary variables M.
-func (m *Model) Variables() int { return m.Ising.N }
+func (m *Model) Variables() int {
+	if m.Ising == nil && m.Dense != nil {
+		return m.Dense.N
+	}
+	return m.Ising.N
+}
 
 // Interactions is the number of pairwise couplings.
 func (m *Model) Interactions() int {
 	if m.RBM != nil {
 		return m.RBM.V * m.RBM.H
+	}
+	if m.Ising == nil && m.Dense != nil {
+		return m.Dense.Pairs
 	}
 	return m.Ising.Interactions()
 }

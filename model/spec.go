@@ -19,7 +19,8 @@ var PaperRBM func() (*Model, error)
 // Specs lists the accepted --model forms, for help texts and error messages.
 const Specs = "ferro2d:L=60, frustrated2d:L=60[,seed=S], spinglass3d:L=9[,seed=S], " +
 	"chimera:M=4,N=4,T=4[,seed=S][,J=pm1][,h=pm1], rbm:PATH.npz, " +
-	"rbm-random:V=784,H=500[,seed=S][,scale=0.1], paper-rbm, PATH.txt, PATH.qubo, PATH.npz"
+	"rbm-random:V=784,H=500[,seed=S][,scale=0.1], sk:N=1000[,seed=S][,J=gauss|pm1], paper-rbm, " +
+	"PATH.txt, PATH.qubo, PATH.npz, PATH.npy"
 
 // Load builds the model a --model spec names (SPEC section 2). Generator
 // keys default to seed=1 and scale=0.1; every other key is required. Files
@@ -38,7 +39,7 @@ func Load(spec string) (*Model, error) {
 func load(spec string) (*Model, error) {
 	name, rest, hasColon := strings.Cut(spec, ":")
 	switch name {
-	case "ferro2d", "frustrated2d", "spinglass3d", "chimera", "rbm-random":
+	case "ferro2d", "frustrated2d", "spinglass3d", "chimera", "rbm-random", "sk":
 		if !hasColon {
 			rest = ""
 		}
@@ -71,7 +72,14 @@ func load(spec string) (*Model, error) {
 	case ".qubo":
 		return loadFile(spec, textReader(ParseQUBO))
 	case ".npz":
-		return loadFile(spec, ReadNPZ)
+		return loadFile(spec, func(name string, data []byte) (*Model, error) {
+			if HasDenseArrays(data) {
+				return ReadDenseNPZ(name, data)
+			}
+			return ReadNPZ(name, data)
+		})
+	case ".npy":
+		return loadFile(spec, ReadDenseNPY)
 	}
 	return nil, specErr("unknown model %q (expected one of %s)", spec, Specs)
 }
@@ -103,6 +111,7 @@ var generatorKeys = map[string]struct {
 	"spinglass3d":  {[]string{"L"}, []string{"seed"}},
 	"chimera":      {[]string{"M", "N", "T"}, []string{"seed", "J", "h"}},
 	"rbm-random":   {[]string{"V", "H"}, []string{"seed", "scale"}},
+	"sk":           {[]string{"N"}, []string{"seed", "J"}},
 }
 
 func parseKeys(name, rest string) (map[string]string, error) {
@@ -136,6 +145,7 @@ func example(name string) string {
 	return map[string]string{
 		"ferro2d": "L=60", "frustrated2d": "L=60,seed=1", "spinglass3d": "L=9,seed=1",
 		"chimera": "M=4,N=4,T=4,seed=1", "rbm-random": "V=784,H=500,seed=1,scale=0.1",
+		"sk": "N=1000,seed=1",
 	}[name]
 }
 
@@ -207,6 +217,19 @@ func generate(name string, kv map[string]string) (*Model, error) {
 			}
 		}
 		return Chimera(mnt[0], mnt[1], mnt[2], seed, opt)
+	case "sk":
+		n, err := intKey("N")
+		if err != nil {
+			return nil, err
+		}
+		pm := false
+		if v, ok := kv["J"]; ok {
+			if v != "gauss" && v != "pm1" {
+				return nil, specErr("sk: J=%s (expected J=gauss or J=pm1)", v)
+			}
+			pm = v == "pm1"
+		}
+		return SK(n, seed, pm)
 	}
 	v, err := intKey("V")
 	if err != nil {

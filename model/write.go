@@ -15,7 +15,7 @@ import (
 // in Edges order, values formatted exactly (shortest 'g'). A model with a
 // nonzero Offset cannot be written exactly and is an error.
 func WriteText(w io.Writer, m *Model) error {
-	is := m.Ising
+	is := m.Sparse()
 	if is.Offset != 0 {
 		return fmt.Errorf("model %s has energy offset %s, which the .txt format cannot hold (write .qubo or .npz instead)", m.Spec, fmtFloat(is.Offset))
 	}
@@ -87,7 +87,7 @@ func quboOf(m *Model) (*QUBO, error) {
 		}
 		return q, nil
 	}
-	is := m.Ising
+	is := m.Sparse()
 	q := &QUBO{N: is.N, Diag: make([]float64, is.N)}
 	for i := 0; i < is.N; i++ {
 		d := -2 * is.H[i]
@@ -139,8 +139,9 @@ func sameIsing(a, b *Ising) bool {
 	return true
 }
 
-// Write writes m to path in the format its extension names (.txt, .qubo or
-// .npz; .npz needs an RBM), atomically: the file is written to a temporary
+// Write writes m to path in the format its extension names (.txt, .qubo,
+// .npz for an RBM or, as J and h, an Ising model, .npy for the couplings
+// of an Ising model without fields), atomically: the file is written to a temporary
 // file in the same directory and renamed into place, so readers never see a
 // partial file.
 func Write(m *Model, path string) error {
@@ -153,11 +154,17 @@ func Write(m *Model, path string) error {
 		err = WriteQUBO(&buf, m)
 	case ".npz":
 		if m.RBM == nil {
-			return fmt.Errorf("%s: model %s is not an RBM (expected .txt or .qubo for it)", path, m.Spec)
+			if m.Kind != KindIsing {
+				return fmt.Errorf("%s: model %s is a %v model (expected .qubo for it; .npz holds an RBM or an Ising model)", path, m.Spec, m.Kind)
+			}
+			err = WriteDenseNPZ(&buf, m)
+		} else {
+			err = WriteNPZ(&buf, m.RBM)
 		}
-		err = WriteNPZ(&buf, m.RBM)
+	case ".npy":
+		err = WriteDenseNPY(&buf, m)
 	default:
-		return fmt.Errorf("%s: unknown extension (expected .txt, .qubo or .npz)", path)
+		return fmt.Errorf("%s: unknown extension (expected .txt, .qubo, .npz or .npy)", path)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)

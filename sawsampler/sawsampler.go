@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"sardonics/dense"
+	"sardonics/denseising"
 	"sardonics/model"
 	"sardonics/parallelsaw"
 	"sardonics/sampler"
@@ -80,19 +81,25 @@ func newEngine(m *model.Model, sc Config, init []int8) (saw.Engine, error) {
 			}
 			return parallelsaw.New(m.RBM, init, p, sc.CPUs)
 		case "tree", "bucket":
-			return sparse.New(m.Ising, init, kind)
+			return sparse.New(m.Sparse(), init, kind)
 		}
 		return nil, &sampler.UsageError{Msg: fmt.Sprintf("--engine %q (expected auto, dense, parallel, tree or bucket)", kind)}
 	}
-	switch kind {
-	case "auto", "tree", "bucket":
-		e, err := sparse.New(m.Ising, init, kind)
+	switch {
+	case kind == "dense" || kind == "auto" && m.UseDense():
+		d := m.DenseForm()
+		if d == nil {
+			return nil, &sampler.UsageError{Msg: fmt.Sprintf("--engine dense: %s has %d variables (expected at most %d for a dense model)", m.Spec, m.Variables(), model.MaxDenseVariables)}
+		}
+		return denseising.New(d, init), nil
+	case kind == "auto" || kind == "tree" || kind == "bucket":
+		e, err := sparse.New(m.Sparse(), init, kind)
 		if err != nil {
 			return nil, &sampler.UsageError{Msg: "--engine: " + err.Error()}
 		}
 		return e, nil
 	}
-	return nil, &sampler.UsageError{Msg: fmt.Sprintf("--engine %q (expected auto, tree or bucket for a sparse model)", kind)}
+	return nil, &sampler.UsageError{Msg: fmt.Sprintf("--engine %q (expected auto, tree, bucket or dense for a model that is not an RBM)", kind)}
 }
 
 // closer is implemented by engines that own goroutines.
@@ -104,7 +111,7 @@ type closer interface{ Close() }
 type Config struct {
 	Thetas        []saw.Theta // one fixed theta, or a policy's K kernels
 	Options       saw.Options
-	Engine        string // auto, tree, bucket (sparse); auto, dense, parallel (RBM)
+	Engine        string // auto, tree, bucket, dense (not RBMs: dense is the automatic choice above model.UseDense's threshold); auto, dense, parallel (RBM)
 	EngineThreads int    // sections of the parallel engine (0: auto)
 	CPUs          []int  // CPUs the parallel engine may pin its workers to
 	// Mix is the hybrid sampler's cycle (Metropolis sweeps, SARDONICS

@@ -70,7 +70,8 @@ func Energy(m *model.Model, s []int8) float64 {
 		x := Bits(s)
 		return RBMEnergy(m.RBM, x[:m.RBM.V], x[m.RBM.V:])
 	}
-	return IsingEnergy(m.Ising.Edges(), m.Ising.H, m.Ising.Offset, s)
+	is := m.Sparse()
+	return IsingEnergy(is.Edges(), is.H, is.Offset, s)
 }
 
 // DeltaE is the energy change of flipping spin i of s, by recomputing the

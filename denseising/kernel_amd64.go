@@ -1,0 +1,34 @@
+//go:build !purego
+
+package denseising
+
+import (
+	"github.com/klauspost/cpuid/v2"
+
+	"sardonics/dense"
+)
+
+// useAVX2 selects the AVX2 kernels, chosen at run time (cpuid). They give
+// the same bits as the Go loops (see kernel.go).
+var useAVX2 = cpuid.CPU.Supports(cpuid.AVX2)
+
+//go:noescape
+func updateAVX2(pairs *[dense.Classes]uint64, sh uint64, s *int8, F *int32, mask *uint32, q *int16, w0, w1 *uint32, n int, m int32, bs0, bs1 *uint64)
+
+//go:noescape
+func weighAVX2(pairs *[dense.Classes]uint64, sh uint64, s *int8, F *int32, mask *uint32, w0, w1 *uint32, n int, bs0, bs1 *uint64)
+
+//go:noescape
+func addQAVX2(F *int32, q *int16, n int, m int32)
+
+//go:noescape
+func dot32AVX2(row *float32, s *int8, n int) float64
+
+//go:noescape
+func dot64AVX2(row *float64, s *int8, n int) float64
+
+//go:noescape
+func axpy32AVX2(f *float64, row *float32, n int, c float64)
+
+//go:noescape
+func axpy64AVX2(f *float64, row *float64, n int, c float64)

@@ -1,0 +1,83 @@
+package denseising
+
+import (
+	"math"
+	"runtime"
+	"sync"
+	"weak"
+
+	"sardonics/model"
+)
+
+// Quant is the fixed-point form of a dense model that the pick weights are
+// computed from: Q_ij = round(2^S J_ij) as int16 (N x N, row-major, zero
+// diagonal), Hq_i = round(2^S h_i) as int32, with S the largest scale (at
+// most 60) at which every |Q_ij| <= 32767 and no fixed-point field can
+// exceed 2^30 in magnitude. Read-only once built; shared by every engine
+// of a model (QuantOf).
+type Quant struct {
+	N  int
+	S  int
+	Q  []int16
+	Hq []int32
+}
+
+// maxField bounds a fixed-point field (a sum of N couplings and a field,
+// each rounded by at most 1/2, stays below 2^31 even after the factor 2
+// of a flip's update).
+const maxField = 1 << 30
+
+// NewQuant returns the fixed-point form of d.
+func NewQuant(d *model.Dense) *Quant {
+	n := d.N
+	big, top := 0.0, 0.0 // largest sum |h_i| + sum_j |J_ij|; largest |J_ij|
+	for i := 0; i < n; i++ {
+		z := math.Abs(d.H[i])
+		for j := 0; j < n; j++ {
+			a := math.Abs(d.At(i, j))
+			z += a
+			top = max(top, a)
+		}
+		big = max(big, z)
+	}
+	room := float64(maxField - n - 1)
+	S := 60
+	for S > -1000 && (math.Ldexp(big, S) >= room || math.Ldexp(top, S) > math.MaxInt16) {
+		S--
+	}
+	q := &Quant{N: n, S: S, Q: make([]int16, n*n), Hq: make([]int32, n)}
+	for i := 0; i < n; i++ {
+		q.Hq[i] = int32(math.RoundToEven(math.Ldexp(d.H[i], S)))
+		row := q.Q[i*n : (i+1)*n]
+		for j := range row {
+			row[j] = int16(math.RoundToEven(math.Ldexp(d.At(i, j), S)))
+		}
+	}
+	return q
+}
+
+// Fields fills F with the fixed-point fields of spins s: F_i = Hq_i +
+// sum_j Q_ij s_j (exact integer sums).
+func (q *Quant) Fields(s []int8, F []int32) {
+	n := q.N
+	copy(F, q.Hq)
+	for j := 0; j < n; j++ {
+		// Row j is column j (Q is symmetric): add s_j Q_j to every field.
+		AddQ(F, q.Q[j*n:(j+1)*n], int32(s[j]))
+	}
+}
+
+var quants sync.Map // weak.Pointer[model.Dense] -> *Quant
+
+// QuantOf is NewQuant(d), built once per model and shared by its engines.
+func QuantOf(d *model.Dense) *Quant {
+	k := weak.Make(d)
+	if v, ok := quants.Load(k); ok {
+		return v.(*Quant)
+	}
+	v, loaded := quants.LoadOrStore(k, NewQuant(d))
+	if !loaded {
+		runtime.AddCleanup(d, func(k weak.Pointer[model.Dense]) { quants.Delete(k) }, k)
+	}
+	return v.(*Quant)
+}

@@ -1,0 +1,160 @@
+package denseising
+
+import "math"
+
+// record is what the engine keeps of its walks since the last one that
+// started with an empty path (or of one forward Replay), for
+// ReverseLogProbs and Undo (dense.Record, for one layer).
+type record struct {
+	ok     bool
+	n      int         // spins recorded
+	bounds []int       // walk w is spins bounds[w]:bounds[w+1]
+	zav    [][2]uint64 // per spin: Z at both biases right after it was taken and flipped
+	e0     float64     // energy before the first walk
+	fu     []int32     // scratch: fixed-point field of each path spin
+	su     []int8      // scratch: spin of each path spin
+}
+
+func (r *record) begin(start int, e float64) {
+	if start == 0 {
+		r.ok, r.n, r.e0 = true, 0, e
+		r.bounds = append(r.bounds[:0], 0)
+		r.zav = r.zav[:0]
+		return
+	}
+	if !r.ok || r.n != start {
+		r.ok = false
+	}
+}
+
+func (r *record) add(z [2]uint64) {
+	if r.ok {
+		r.zav = append(r.zav, z)
+	}
+}
+
+func (r *record) end(n int) {
+	if !r.ok {
+		return
+	}
+	if len(r.zav) != n {
+		r.ok = false
+		return
+	}
+	r.n = n
+	r.bounds = append(r.bounds, n)
+}
+
+func (r *record) matches(path []int32, bounds []int) bool {
+	if !r.ok || r.n != len(path) || len(bounds) != len(r.bounds) {
+		return false
+	}
+	for i, b := range bounds {
+		if r.bounds[i] != b {
+			return false
+		}
+	}
+	return true
+}
+
+// FastAcceptance is 0: scoring the reverse path costs O(k^2) look-ups per
+// walk of k spins and undoing a rejected move k passes of integer adds,
+// both far less than a replay, so the fast path always pays.
+func (e *Engine) FastAcceptance() float64 { return 0 }
+
+// brokenReverse, set only by a test, leaves the picked spin's own weight
+// out of each reverse normalizer: the kernel test must catch it.
+var brokenReverse = false
+
+// ReverseLogProbs scores the reverse walks from the record of the forward
+// ones (see saw.FastReverser and dense.Engine.ReverseLogProbs), with the
+// state unchanged. Reverse walk j picks the spins of forward walk w =
+// len(bounds)-2-j backwards; it picks l_r at the state x_{r+1} right after
+// l_r's forward flip, with the spins picked after l_r in walk w taken, so
+// its normalizer is
+//
+//	Z_rev = Zav_r + sum_{i in w, i <= r} w_i(x_{r+1}) - sum_{i in w, i > r} w_i(x_{r+1})
+//
+// where Zav_r is the forward sum recorded right after l_r's flip. The path
+// spins' weights at x_{r+1} come from their fixed-point fields, rebuilt
+// backwards from the current ones by subtracting the rows of the undone
+// flips (every spin is coupled to every other here). All of it is exact
+// integer arithmetic, and the terms are added in Replay's order with
+// Replay's expressions, so the result equals Replay's bit for bit.
+func (e *Engine) ReverseLogProbs(path []int32, bounds []int, rev [][2]float64) bool {
+	r := &e.rec
+	if !r.matches(path, bounds) || len(rev) != len(bounds)-1 {
+		return false
+	}
+	K := len(path)
+	if cap(r.fu) < K {
+		r.fu, r.su = make([]int32, K), make([]int8, K)
+	}
+	fu, su := r.fu[:K], r.su[:K]
+	for i, l := range path {
+		fu[i], su[i] = e.F[l], e.s[l]
+	}
+	tb, n, Q := e.bias, e.n, e.q.Q
+	nw := len(bounds) - 1
+	for w := nw - 1; w >= 0; w-- {
+		st, en := bounds[w], bounds[w+1]
+		var lf [2]float64
+		for k := en - 1; k >= st; k-- {
+			z := r.zav[k]
+			for i := st; i < en; i++ {
+				if brokenReverse && i == k {
+					continue
+				}
+				c := tb.Class(su[i], fu[i])
+				if i <= k {
+					z[0] += uint64(tb.W[0][c])
+					z[1] += uint64(tb.W[1][c])
+				} else {
+					z[0] -= uint64(tb.W[0][c])
+					z[1] -= uint64(tb.W[1][c])
+				}
+			}
+			c := tb.Class(su[k], fu[k])
+			lf[0] += tb.Log[0][c] - math.Log(float64(z[0]))
+			lf[1] += tb.Log[1][c] - math.Log(float64(z[1]))
+			// Undo the flip of l: the state becomes x_k.
+			l := int(path[k])
+			m := 2 * int32(su[k])
+			row := Q[l*n : (l+1)*n]
+			for i, u := range path[:en] {
+				if int(u) == l {
+					su[i] = -su[i]
+				} else {
+					fu[i] -= m * int32(row[u])
+				}
+			}
+		}
+		rev[nw-1-w] = lf
+	}
+	return true
+}
+
+// Undo flips the spins of path back in reverse order (see
+// saw.FastReverser); the energy returns exactly to its value before the
+// recorded walks.
+func (e *Engine) Undo(path []int32) {
+	for i := len(path) - 1; i >= 0; i-- {
+		e.flipFieldsOnly(int(path[i]))
+	}
+	if e.rec.ok && e.rec.n == len(path) {
+		e.e = e.rec.e0
+	} else {
+		e.refresh()
+	}
+	e.stale = true
+	e.rec.ok = false
+}
+
+// flipFieldsOnly flips spin l and its fixed-point row, without the energy
+// (Undo restores it from the record).
+func (e *Engine) flipFieldsOnly(l int) {
+	sl := -e.s[l]
+	e.s[l] = sl
+	e.since++
+	AddQ(e.F, e.row(l), 2*int32(sl))
+}

@@ -1,0 +1,344 @@
+package model
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+)
+
+// Dense matrix files (docs/formats.md, section 10): a .npy file holding J,
+// or an .npz archive holding J (and optionally h) or Q. They are decoded
+// straight into the dense form: no text, no edge list, no sort.
+
+// ReadDenseNPY decodes a .npy file holding a dense Ising coupling matrix J
+// (N x N, float32 or float64, C or Fortran order), no fields: E(s) =
+// -sum_(i<j) J_ij s_i s_j, each pair given in either triangle or in both
+// (equal). Every problem is an *InputError naming name.
+func ReadDenseNPY(name string, data []byte) (*Model, error) {
+	j, n, msg := decodeMatrix(data)
+	if msg != "" {
+		return nil, inputErr(name, 0, "%s", msg)
+	}
+	return denseModel(name, n, j, nil)
+}
+
+// HasDenseArrays reports whether an .npz archive names the arrays of a
+// dense model (J.npy or Q.npy) rather than an RBM's; Load reads those with
+// ReadDenseNPZ. A damaged archive reports false (ReadNPZ then says why).
+func HasDenseArrays(data []byte) bool {
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
+		return false
+	}
+	for _, f := range zr.File {
+		if f.Name == "J.npy" || f.Name == "Q.npy" {
+			return true
+		}
+	}
+	return false
+}
+
+// ReadDenseNPZ decodes an .npz archive (stored or deflated) holding a
+// dense Ising model, J (N x N) and optionally h (N), or a dense QUBO, Q (N
+// x N) with E(x) = x^T Q x: float32 or float64, little-endian, C or
+// Fortran order. Other entries are ignored; J with Q, or Q with h, is an
+// error. Every problem is an *InputError naming name and, where there is
+// one, the array.
+func ReadDenseNPZ(name string, data []byte) (*Model, error) {
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil && !errors.Is(err, zip.ErrInsecurePath) { // entry names are only compared, never used as paths
+		return nil, inputErr(name, 0, "not an .npz archive: %v (expected a zip of .npy arrays J and h, or Q)", err)
+	}
+	raw := map[string][]byte{}
+	for _, f := range zr.File {
+		key := strings.TrimSuffix(f.Name, ".npy")
+		if key != "J" && key != "h" && key != "Q" || !strings.HasSuffix(f.Name, ".npy") {
+			continue
+		}
+		if raw[key] != nil {
+			return nil, inputErr(name, 0, "array %s given twice (expected one entry %s.npy)", key, key)
+		}
+		limit := uint64(maxNPYHeader + 16 + 8*MaxRBMWeights)
+		if f.UncompressedSize64 > limit {
+			return nil, inputErr(name, 0, "array %s: %d bytes (expected at most %d)", key, f.UncompressedSize64, limit)
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return nil, inputErr(name, 0, "array %s: %v (expected a readable zip entry)", key, err)
+		}
+		b, err := io.ReadAll(io.LimitReader(rc, int64(limit)+1))
+		rc.Close()
+		if err != nil {
+			return nil, inputErr(name, 0, "array %s: %v (expected a readable zip entry)", key, err)
+		}
+		if uint64(len(b)) > limit {
+			return nil, inputErr(name, 0, "array %s: more than %d bytes (expected a smaller array)", key, limit)
+		}
+		raw[key] = b
+	}
+	switch {
+	case raw["J"] != nil && raw["Q"] != nil:
+		return nil, inputErr(name, 0, "arrays J and Q both given (expected J and h for an Ising model, or Q for a QUBO)")
+	case raw["Q"] != nil && raw["h"] != nil:
+		return nil, inputErr(name, 0, "arrays Q and h both given (expected Q alone: its diagonal holds the linear terms)")
+	case raw["J"] == nil && raw["Q"] == nil:
+		return nil, inputErr(name, 0, "missing array J or Q (expected J.npy (N x N) and h.npy (N), or Q.npy (N x N))")
+	}
+	if raw["Q"] != nil {
+		q, n, msg := decodeMatrix(raw["Q"])
+		if msg != "" {
+			return nil, inputErr(name, 0, "array Q: %s", msg)
+		}
+		return quboModel(name, n, q)
+	}
+	j, n, msg := decodeMatrix(raw["J"])
+	if msg != "" {
+		return nil, inputErr(name, 0, "array J: %s", msg)
+	}
+	var h []float64
+	if raw["h"] != nil {
+		a, msg := parseNPY(raw["h"])
+		if msg != "" {
+			return nil, inputErr(name, 0, "array h: %s", msg)
+		}
+		if len(a.shape) != 1 || a.shape[0] != n {
+			return nil, inputErr(name, 0, "array h has shape %s (expected (%d,) to match J)", a.shapeString(), n)
+		}
+		h = a.vals
+	}
+	m, err := denseModel(name, n, j, h)
+	if err != nil {
+		var ie *InputError
+		if errors.As(err, &ie) && raw["h"] != nil && strings.HasPrefix(ie.Msg, "field") {
+			ie.Msg = "array h: " + ie.Msg
+		} else if errors.As(err, &ie) {
+			ie.Msg = "array J: " + ie.Msg
+		}
+		return nil, err
+	}
+	return m, nil
+}
+
+// decodeMatrix decodes a square .npy matrix of little-endian float32 or
+// float64 values into a row-major []float64 (Fortran order transposed on
+// the way); msg is empty on success.
+func decodeMatrix(raw []byte) ([]float64, int, string) {
+	f, msg := SplitNPY(raw)
+	if msg != "" {
+		return nil, 0, msg
+	}
+	size := 0
+	switch f.Descr {
+	case "<f8":
+		size = 8
+	case "<f4":
+		size = 4
+	default:
+		return nil, 0, fmt.Sprintf("dtype %q (expected little-endian float '<f4' or '<f8')", f.Descr)
+	}
+	a := &npyArray{shape: f.Shape}
+	if len(f.Shape) != 2 || f.Shape[0] != f.Shape[1] || f.Shape[0] < 1 {
+		return nil, 0, fmt.Sprintf("shape %s (expected a square matrix (N, N) with N >= 1)", a.shapeString())
+	}
+	n := f.Shape[0]
+	if n > MaxDenseVariables {
+		return nil, 0, fmt.Sprintf("shape %s (expected N <= %d)", a.shapeString(), MaxDenseVariables)
+	}
+	if len(f.Data) != n*n*size {
+		return nil, 0, fmt.Sprintf("%d bytes of data (expected %d for shape %s %s)", len(f.Data), n*n*size, a.shapeString(), f.Descr)
+	}
+	vals := make([]float64, n*n)
+	for k := range vals {
+		var x float64
+		if size == 8 {
+			x = math.Float64frombits(binary.LittleEndian.Uint64(f.Data[8*k:]))
+		} else {
+			x = float64(math.Float32frombits(binary.LittleEndian.Uint32(f.Data[4*k:])))
+		}
+		if f.Fortran { // position k is (k mod n, k / n)
+			vals[(k%n)*n+k/n] = x
+		} else {
+			vals[k] = x
+		}
+	}
+	return vals, n, ""
+}
+
+// denseModel builds the Ising model of a coupling matrix j (overwritten:
+// made symmetric, each pair taken from whichever triangle holds it) and
+// fields h (nil: zero).
+func denseModel(name string, n int, j, h []float64) (*Model, error) {
+	for i := 0; i < n; i++ {
+		if x := j[i*n+i]; x != 0 {
+			return nil, inputErr(name, 0, "J_%d,%d = %s on the diagonal (expected 0: s_i^2 = 1 makes it a constant)", i, i, fmtFloat(x))
+		}
+		for k := i + 1; k < n; k++ {
+			a, b := j[i*n+k], j[k*n+i]
+			if !finite(a) || !finite(b) {
+				x, r, c := a, i, k
+				if finite(a) {
+					x, r, c = b, k, i
+				}
+				return nil, inputErr(name, 0, "J_%d,%d is %v (expected finite numbers)", r, c, x)
+			}
+			switch {
+			case a == b || b == 0:
+			case a == 0:
+				a = b
+			default:
+				return nil, inputErr(name, 0, "J_%d,%d = %s but J_%d,%d = %s (expected a symmetric matrix, or each pair in one triangle)", i, k, fmtFloat(a), k, i, fmtFloat(b))
+			}
+			j[i*n+k], j[k*n+i] = a, a
+		}
+	}
+	d, err := NewDense(n, j, h, 0)
+	if err != nil {
+		return nil, inputErr(name, 0, "%v", err)
+	}
+	return &Model{Spec: name, Kind: KindIsing, Dense: d}, nil
+}
+
+// quboModel builds the model of E(x) = x^T Q x: Q_ii x_i and (Q_ij + Q_ji)
+// x_i x_j for i < j, converted to Ising form exactly as FromQUBO converts
+// a .qubo file (same terms, same order), so both formats give the same
+// model.
+func quboModel(name string, n int, q []float64) (*Model, error) {
+	qu := &QUBO{N: n, Diag: make([]float64, n)}
+	var size magnitude
+	tiny := math.Ldexp(1, -1020) // /2 and /4 of anything at least this large are exact
+	check := func(i, k int, x float64) error {
+		if !finite(x) {
+			return inputErr(name, 0, "array Q: element (%d, %d) is %v (expected finite numbers)", i, k, x)
+		}
+		if x != 0 && math.Abs(x) < tiny {
+			return inputErr(name, 0, "array Q: element (%d, %d) is %s (expected 0 or |value| >= 2^-1020, so that the Ising form is exact)", i, k, fmtFloat(x))
+		}
+		if msg := size.add("value", "", x); msg != "" {
+			return inputErr(name, 0, "array Q: element (%d, %d): %s", i, k, msg)
+		}
+		return nil
+	}
+	for i := 0; i < n; i++ {
+		if err := check(i, i, q[i*n+i]); err != nil {
+			return nil, err
+		}
+		qu.Diag[i] = q[i*n+i]
+	}
+	for i := 0; i < n; i++ {
+		for k := i + 1; k < n; k++ {
+			a, b := q[i*n+k], q[k*n+i]
+			if err := check(i, k, a); err != nil {
+				return nil, err
+			}
+			if err := check(k, i, b); err != nil {
+				return nil, err
+			}
+			w := a + b
+			if w == 0 {
+				continue
+			}
+			if math.Abs(w) < tiny {
+				return nil, inputErr(name, 0, "array Q: elements (%d, %d) and (%d, %d) add to %s (expected 0 or |sum| >= 2^-1020, so that the Ising form is exact)", i, k, k, i, fmtFloat(w))
+			}
+			qu.Off = append(qu.Off, Edge{int32(i), int32(k), w})
+		}
+	}
+	// FromQUBO's arithmetic, on the matrix instead of an edge list.
+	h := make([]float64, n)
+	c := 0.0
+	for i, d := range qu.Diag {
+		h[i] -= d / 2
+		c += d / 2
+	}
+	j := q[:n*n] // reused: every entry is overwritten before it is read again
+	clear(j)
+	for _, e := range qu.Off {
+		j[int(e.I)*n+int(e.J)], j[int(e.J)*n+int(e.I)] = -e.W/4, -e.W/4
+		h[e.I] -= e.W / 4
+		h[e.J] -= e.W / 4
+		c += e.W / 4
+	}
+	d, err := NewDense(n, j, h, c)
+	if err != nil {
+		return nil, inputErr(name, 0, "array Q: %v", err)
+	}
+	return &Model{Spec: name, Kind: KindQUBO, Dense: d, QUBO: qu}, nil
+}
+
+// WriteDenseNPZ writes m's Ising form as an uncompressed .npz archive of
+// J (N x N, float32 when the model's matrix is, else float64) and h
+// (float64). A model with a nonzero offset (QUBOs, RBMs) cannot be
+// written this way and is an error.
+func WriteDenseNPZ(w io.Writer, m *Model) error {
+	d, err := writableDense(m)
+	if err != nil {
+		return err
+	}
+	zw := zip.NewWriter(w)
+	f, err := zw.CreateHeader(&zip.FileHeader{Name: "J.npy", Method: zip.Store})
+	if err != nil {
+		return err
+	}
+	if err := writeMatrix(f, d); err != nil {
+		return err
+	}
+	if f, err = zw.CreateHeader(&zip.FileHeader{Name: "h.npy", Method: zip.Store}); err != nil {
+		return err
+	}
+	if err := writeNPY(f, []int{d.N}, d.H); err != nil {
+		return err
+	}
+	return zw.Close()
+}
+
+// WriteDenseNPY writes m's coupling matrix J as a .npy file; m must have
+// no fields and no offset.
+func WriteDenseNPY(w io.Writer, m *Model) error {
+	d, err := writableDense(m)
+	if err != nil {
+		return err
+	}
+	for _, x := range d.H {
+		if x != 0 {
+			return fmt.Errorf("model %s has fields, which a .npy file (J alone) cannot hold (write .npz instead)", m.Spec)
+		}
+	}
+	return writeMatrix(w, d)
+}
+
+func writableDense(m *Model) (*Dense, error) {
+	if m.RBM != nil || m.Kind != KindIsing {
+		return nil, fmt.Errorf("model %s is a%s %v model (expected an Ising model for a dense matrix file; write .qubo or .npz (RBM) instead)", m.Spec, map[bool]string{true: "n"}[m.Kind == KindRBM], m.Kind)
+	}
+	if m.Variables() > MaxDenseVariables {
+		return nil, fmt.Errorf("model %s has %d variables (expected at most %d for a dense matrix file)", m.Spec, m.Variables(), MaxDenseVariables)
+	}
+	d := m.DenseForm()
+	if d.Offset != 0 {
+		return nil, fmt.Errorf("model %s has energy offset %s, which a dense matrix file cannot hold (write .qubo instead)", m.Spec, fmtFloat(d.Offset))
+	}
+	return d, nil
+}
+
+// writeMatrix writes d's J as a C-order .npy matrix.
+func writeMatrix(w io.Writer, d *Dense) error {
+	var buf []byte
+	if d.J32 != nil {
+		buf = NPYHeader("<f4", d.N, d.N)
+		for _, x := range d.J32 {
+			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(x))
+		}
+	} else {
+		buf = NPYHeader("<f8", d.N, d.N)
+		for _, x := range d.J64 {
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(x))
+		}
+	}
+	_, err := w.Write(buf)
+	return err
+}

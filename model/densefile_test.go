@@ -1,0 +1,194 @@
+package model
+
+import (
+	"archive/zip"
+	"bytes"
+	"math"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// sameDense reports whether two dense models are identical (kind, matrix
+// storage and every value compared with ==).
+func sameDense(a, b *Model) bool {
+	x, y := a.Dense, b.Dense
+	if a.Kind != b.Kind || x == nil || y == nil || x.N != y.N || x.Offset != y.Offset || x.Pairs != y.Pairs ||
+		(x.J32 == nil) != (y.J32 == nil) {
+		return false
+	}
+	for i := 0; i < x.N; i++ {
+		if x.H[i] != y.H[i] {
+			return false
+		}
+		for j := 0; j < x.N; j++ {
+			if x.At(i, j) != y.At(i, j) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func shape2(n int) string { return "(" + strconv.Itoa(n) + ", " + strconv.Itoa(n) + ")" }
+
+// TestDenseFileRoundTrip: a dense model written as .npz (J, h) or .npy (J)
+// loads back identical, float32 storage included, and its sparse form is
+// that of the same model written as .txt.
+func TestDenseFileRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	for _, spec := range []string{"sk:N=20,seed=4", "sk:N=9,J=pm1", "frustrated2d:L=4,seed=2"} {
+		m := mustLoad(t, spec)
+		names := []string{"m.npz"}
+		if m.Kind == KindIsing && spec[:2] == "sk" {
+			names = append(names, "m.npy")
+		}
+		for _, name := range names {
+			back, err := roundTrip(t, m, dir, name)
+			if err != nil {
+				t.Fatalf("%s: %s: %v", spec, name, err)
+			}
+			if !sameDense(&Model{Kind: m.Kind, Dense: m.DenseForm()}, back) {
+				t.Errorf("%s: %s round trip changed the model", spec, name)
+			}
+		}
+		txt, err := roundTrip(t, m, dir, "m.txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if npz := mustLoad(t, filepath.Join(dir, "m.npz")); !sameIsing(txt.Sparse(), npz.Sparse()) {
+			t.Errorf("%s: .txt and .npz give different models", spec)
+		}
+	}
+	// Refusals: fields in .npy, offsets, QUBOs and RBMs in dense files.
+	q, err := ParseQUBO("x.qubo", bytes.NewReader([]byte("p qubo 0 3 0 1\n0 2 -4\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		m    *Model
+		name string
+	}{{mustLoad(t, "frustrated2d:L=3"), "f.npy"}, {q, "q.npz"}, {q, "q.npy"}, {mustLoad(t, "rbm-random:V=3,H=2"), "r.npy"}} {
+		if err := Write(c.m, filepath.Join(dir, c.name)); err == nil {
+			t.Errorf("%s: %s accepted", c.m.Spec, c.name)
+		}
+	}
+}
+
+// TestReadDense: J in either triangle or both, C or Fortran order, float32
+// or float64, with and without h; Q as x^T Q x, equal to the .qubo form of
+// the same terms; every malformed file refused with the array named.
+func TestReadDense(t *testing.T) {
+	// E(s) = -(0.5 s0 s1 - 2 s1 s2) - (1 s0 - 0.25 s2)
+	sym := []float64{0, 0.5, 0, 0.5, 0, -2, 0, -2, 0}
+	upper := []float64{0, 0.5, 0, 0, 0, -2, 0, 0, 0}
+	lower := []float64{0, 0, 0, 0.5, 0, 0, 0, -2, 0}
+	h := []float64{1, 0, -0.25}
+	want, err := NewDense(3, sym, h, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wm := &Model{Kind: KindIsing, Dense: want}
+	for _, c := range []struct {
+		j       []float64
+		fortran bool
+		descr   string
+	}{{sym, false, "<f8"}, {upper, false, "<f8"}, {lower, false, "<f4"}, {upper, true, "<f8"}} {
+		j := c.j
+		if c.fortran { // the same matrix, written column by column
+			j = make([]float64, 9)
+			for a := range 3 {
+				for b := range 3 {
+					j[b*3+a] = c.j[a*3+b]
+				}
+			}
+		}
+		data := npzOf(t, zip.Deflate, "J.npy", npy(c.descr, c.fortran, "(3, 3)", j), "h.npy", npy("<f8", false, "(3,)", h), "x.npy", []byte("ignored"))
+		m, err := ReadDenseNPZ("d.npz", data)
+		if err != nil {
+			t.Fatalf("%v: %v", c.j, err)
+		}
+		if err := m.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		wm.Dense = want
+		if c.descr == "<f4" { // float32 storage, the same values
+			wm.Dense, _ = NewDense(3, sym, h, 0)
+		}
+		if !sameDense(m, wm) || m.Interactions() != 2 {
+			t.Errorf("%v (fortran %v, %s): a different model", c.j, c.fortran, c.descr)
+		}
+	}
+	m, err := ReadDenseNPY("j.npy", npy("<f8", false, "(3, 3)", upper))
+	if err != nil || m.Dense.At(1, 2) != -2 || m.Dense.H[0] != 0 {
+		t.Fatalf("ReadDenseNPY: %v", err)
+	}
+	// Q: E(x) = x^T Q x = -x0 + 2 x2 + 2 x0 x1 - 3 x1 x2 (docs/formats.md's example.qubo).
+	qm := []float64{-1, 1, 0, 1, 0, -4, 0, 1, 2}
+	m, err = ReadDenseNPZ("q.npz", npzOf(t, zip.Store, "Q.npy", npy("<f8", false, "(3, 3)", qm)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	qb, err := ParseQUBO("q.qubo", bytes.NewReader([]byte("p qubo 0 3 2 2\n0 0 -1\n2 2 2\n0 1 2\n1 2 -3\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Kind != KindQUBO || !sameIsing(m.Sparse(), qb.Ising) {
+		t.Errorf("Q.npz and .qubo of the same terms differ")
+	}
+	for x := range 8 {
+		s := []int8{int8(2*(x&1) - 1), int8(2*(x>>1&1) - 1), int8(2*(x>>2&1) - 1)}
+		e := 0.0
+		for a := range 3 {
+			for b := range 3 {
+				e += qm[a*3+b] * float64((s[a]+1)/2*(s[b]+1)/2)
+			}
+		}
+		if got := m.Dense.Energy(s); got != e {
+			t.Errorf("state %v: energy %v (x^T Q x = %v)", s, got, e)
+		}
+	}
+	j := func(vals []float64) []byte { return npy("<f8", false, "(3, 3)", vals) }
+	for _, c := range []struct {
+		data []byte
+		want string
+	}{
+		{[]byte("not a zip"), "d.npz: not an .npz archive"},
+		{npzOf(t, zip.Store, "h.npy", npy("<f8", false, "(3,)", h)), "missing array J or Q"},
+		{npzOf(t, zip.Store, "J.npy", j(sym), "Q.npy", j(sym)), "arrays J and Q both given"},
+		{npzOf(t, zip.Store, "Q.npy", j(sym), "h.npy", npy("<f8", false, "(3,)", h)), "arrays Q and h both given"},
+		{npzOf(t, zip.Store, "J.npy", j([]float64{0, 1, 0, 2, 0, 0, 0, 0, 0})), "array J: J_0,1 = 1 but J_1,0 = 2 (expected a symmetric matrix"},
+		{npzOf(t, zip.Store, "J.npy", j([]float64{0, 0, 0, 0, 3, 0, 0, 0, 0})), "array J: J_1,1 = 3 on the diagonal"},
+		{npzOf(t, zip.Store, "J.npy", j([]float64{0, math.NaN(), 0, 0, 0, 0, 0, 0, 0})), "array J: J_0,1 is NaN (expected finite numbers)"},
+		{npzOf(t, zip.Store, "J.npy", j([]float64{0, 0, 0, math.Inf(1), 0, 0, 0, 0, 0})), "array J: J_1,0 is +Inf"},
+		{npzOf(t, zip.Store, "J.npy", j([]float64{0, 2e15, 0, 0, 0, 0, 0, 0, 0})), "array J: coupling 0-1: coupling 2e+15 too large"},
+		{npzOf(t, zip.Store, "J.npy", npy("<f8", false, "(3, 2)", sym[:6])), "array J: shape (3, 2) (expected a square matrix"},
+		{npzOf(t, zip.Store, "J.npy", npy("<f8", false, "(9000, 9000)", nil)), "expected N <= 8192"},
+		{npzOf(t, zip.Store, "J.npy", npy("<f8", false, "(3, 3)", sym[:8])), "array J: 64 bytes of data (expected 72"},
+		{npzOf(t, zip.Store, "J.npy", npy(">f8", false, "(3, 3)", sym)), "array J: dtype \">f8\""},
+		{npzOf(t, zip.Store, "J.npy", j(sym), "h.npy", npy("<f8", false, "(2,)", h[:2])), "array h has shape (2,) (expected (3,) to match J)"},
+		{npzOf(t, zip.Store, "J.npy", j(sym), "h.npy", npy("<f8", false, "(3,)", []float64{0, math.NaN(), 0})), "array h: field 1 is NaN"},
+		{npzOf(t, zip.Store, "J.npy", j(sym), "J.npy", j(sym)), "array J given twice"},
+		{npzOf(t, zip.Store, "Q.npy", j([]float64{0, 1e-310, 0, 0, 0, 0, 0, 0, 0})), "array Q: element (0, 1) is 1e-310"},
+		{npzOf(t, zip.Store, "Q.npy", j([]float64{0, 1, 0, -1 + 1e-300, 0, 0, 0, 0, 0})), ""},
+		{npzOf(t, zip.Store, "Q.npy", j([]float64{math.Inf(-1), 0, 0, 0, 0, 0, 0, 0, 0})), "array Q: element (0, 0) is -Inf"},
+		{npzOf(t, zip.Store, "Q.npy", j([]float64{6e14, 0, 0, 0, 6e14, 0, 0, 0, 0})), "array Q: element (1, 1): value 6e+14 brings the sum"},
+	} {
+		_, err := ReadDenseNPZ("d.npz", c.data)
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("refused: %v", err)
+			}
+			continue
+		}
+		wantInputError(t, err, c.want)
+	}
+	if !HasDenseArrays(npzOf(t, zip.Store, "Q.npy", j(sym))) || HasDenseArrays(npzOf(t, zip.Store, "W.npy", j(sym))) || HasDenseArrays([]byte("x")) {
+		t.Error("HasDenseArrays misreads an archive")
+	}
+	_, err = ReadDenseNPY("j.npy", npy("<f8", false, "(3,)", h))
+	wantInputError(t, err, "j.npy: shape (3,) (expected a square matrix")
+}
