@@ -1,6 +1,7 @@
 package sparse
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -12,7 +13,6 @@ import (
 
 	"sardonics/internal/state"
 	"sardonics/model"
-	"sardonics/rng"
 	"sardonics/saw"
 )
 
@@ -28,21 +28,29 @@ const (
 // Bucket is a saw.Engine for models whose flips change the energy by few
 // distinct amounts: integer couplings and fields, at most 64 classes of
 // dE. Available bits sit in one array per class (O(1) insert and remove
-// by swapping with the last); a draw at bias b computes
-// Z(gamma_b) = sum_c count_c w_c and picks a class by a linear scan, then
-// a member uniformly. The normalizer at the other bias is the same sum
+// by swapping with the last); a draw at bias b computes the prefix sums
+// of count_c w_c over the classes (their total is Z(gamma_b)), takes the
+// class whose prefix interval holds u Z by comparing u Z with all of them
+// at once (no branch on the data), then a member from a second uniform
+// draw (pick: no divide). The normalizer at the other bias is the same sum
 // with the other class weights. dE is tracked per bit as an exact integer
 // (in units of 2g, g the gcd of all couplings and fields), so weights and
-// the energy are exact functions of the state.
+// the energy are exact functions of the state. A bit's neighbours are the
+// model's own CSR rows (adj, start) with a small integer 2J/g per entry.
 type Bucket struct {
 	m     *model.Ising
 	n     int
 	s     []int8
 	bits  []bbit
 	start []int32 // m.Start
-	edges []bedge // m's CSR entries with 2J/g (shared, read-only)
-	g     int64
-	eInt  int64 // energy without Offset, exact
+	adj   []int32 // m.Adj (the model's own array, read-only)
+	deg   int32   // every row's length where all rows have one (row l starts at deg*l), else 0
+	// 2J/g of each CSR entry (shared, read-only): int8 where every one
+	// fits (then edges32 is nil), else int32 in edges32 (then edges is nil).
+	edges   []int8
+	edges32 []int32
+	g       int64
+	eInt    int64 // energy without Offset, exact
 
 	r   int32   // |q| <= r
 	cls []uint8 // class of q at cls[q+r] (shared, read-only)
@@ -67,8 +75,11 @@ type Bucket struct {
 
 	// The assembly kernels (bucket_amd64.s), used if asm; else the Go code.
 	asm   bool
-	us    []float64  // Walk's draws for walkAsm
-	rsums []walkSums // reverseAsm's sums per walk
+	pf    bool                   // prime the caches before each walk (prefetch.go)
+	pp    prime                  // prime's scratch
+	us    []uint64               // a walk's draws
+	rsums []walkSums             // the reverse kernel's sums per walk
+	pre   [maxClasses][2]float64 // a flip's prefix sums of the class weights
 }
 
 // bbit is one bit's state, kept together so a neighbour update touches one
@@ -83,24 +94,21 @@ type bbit struct {
 
 type bclass struct{ base, cnt int32 }
 
-type bedge struct {
-	j  int32 // neighbour
-	jq int32 // 2 J / g
-}
-
 var _ saw.Engine = (*Bucket)(nil)
 
 // classes is the analysis that qualifies a model for Bucket, and the
 // tables derived from it; engines share it read-only (see analysisOf).
 type classes struct {
-	g     int64
-	qv    []int32 // possible dE/(2g), sorted
-	capa  []int32 // how many bits can take each value
-	edges []bedge // m's CSR entries with 2J/g
-	r     int32   // |q| <= r
-	cls   []uint8 // class of q at cls[q+r]
-	base  []int32 // class c's members start at base[c] in an engine's mem
-	total int32   // the length of mem
+	g       int64
+	qv      []int32 // possible dE/(2g), sorted
+	capa    []int32 // how many bits can take each value
+	edges   []int8  // 2J/g of m's CSR entries, if all fit in an int8
+	edges32 []int32 // else 2J/g here
+	deg     int32   // every row's length, if all are equal; else 0
+	r       int32   // |q| <= r
+	cls     []uint8 // class of q at cls[q+r]
+	base    []int32 // class c's members start at base[c] in an engine's mem
+	total   int32   // the length of mem
 }
 
 var errNotInteger = errors.New("couplings and fields are not all integers of magnitude at most 2^30")
@@ -108,25 +116,29 @@ var errNotInteger = errors.New("couplings and fields are not all integers of mag
 // analyze finds the possible values of dE/(2g) of every bit: the field of
 // bit i in units of g ranges over h_i/g + sum_j (+-J_ij/g), and dE = 2 s_i
 // field. The sets are built coupling by coupling and abandoned as soon as
-// one exceeds maxClasses.
+// one exceeds maxClasses. A bit's set depends only on its h/g and the
+// multiset of its |J|/g, so rows of up to rowKeyMax couplings are computed
+// once per such key (a lattice has a handful) and counted per key.
 func analyze(m *model.Ising) (*classes, error) {
 	isInt := func(x float64) bool { return x == math.Trunc(x) && math.Abs(x) <= maxInt }
 	g := int64(0)
-	for _, x := range slices.Concat(m.H, m.J) {
-		if !isInt(x) {
-			return nil, errNotInteger
+	for _, xs := range [][]float64{m.H, m.J} {
+		for _, x := range xs {
+			if !isInt(x) {
+				return nil, errNotInteger
+			}
+			g = gcd(g, int64(math.Abs(x)))
 		}
-		g = gcd(g, int64(math.Abs(x)))
 	}
 	if g == 0 {
 		g = 1
 	}
 	var cur, next []int64
-	union := map[int64]int32{}
-	for i := range m.N {
+	// qset is bit i's possible q = s * field, s = +-1, each value once.
+	qset := func(i int, js []float64) ([]int64, error) {
 		cur = append(cur[:0], int64(m.H[i])/g)
-		for k := m.Start[i]; k < m.Start[i+1]; k++ {
-			j := int64(m.J[k]) / g
+		for _, jf := range js {
+			j := int64(jf) / g
 			next = next[:0]
 			for _, x := range cur {
 				next = append(next, x+j, x-j)
@@ -138,15 +150,88 @@ func analyze(m *model.Ising) (*classes, error) {
 			}
 			cur, next = next, cur
 		}
-		// q = s * field for s = +-1; count each value once per bit.
+		q := slices.Clone(cur)
 		for _, x := range cur {
-			union[x]++
 			if x != 0 && !slices.Contains(cur, -x) {
-				union[-x]++
+				q = append(q, -x)
 			}
 		}
+		return q, nil
+	}
+	union := map[int64]int32{} // value -> bits that can take it
+	add := func(q []int64, n int32) error {
+		for _, x := range q {
+			union[x] += n
+		}
 		if len(union) > maxClasses {
-			return nil, fmt.Errorf("more than %d possible energy changes", maxClasses)
+			return fmt.Errorf("more than %d possible energy changes", maxClasses)
+		}
+		return nil
+	}
+	type rowKey struct {
+		h, n int64
+		j    [rowKeyMax]int64 // |J|/g, sorted
+	}
+	keys := map[rowKey]int{} // -> index in sets and counts
+	var sets [][]int64
+	var counts []int32
+	// The last keys met, checked before the map: a lattice has few.
+	var recent [4]rowKey
+	var recentIdx [4]int
+	for r := range recent {
+		recent[r].n = -1
+	}
+	for i := range m.N {
+		js := m.J[m.Start[i]:m.Start[i+1]]
+		if len(js) > rowKeyMax {
+			q, err := qset(i, js)
+			if err == nil {
+				err = add(q, 1)
+			}
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		k := rowKey{h: int64(m.H[i]) / g, n: int64(len(js))}
+		for a, jf := range js {
+			v := abs64(int64(jf) / g)
+			b := a
+			for ; b > 0 && k.j[b-1] > v; b-- {
+				k.j[b] = k.j[b-1]
+			}
+			k.j[b] = v
+		}
+		idx := -1
+		for r := range recent {
+			if recent[r] == k {
+				idx = recentIdx[r]
+				break
+			}
+		}
+		if idx < 0 {
+			var ok bool
+			if idx, ok = keys[k]; !ok {
+				q, err := qset(i, js)
+				if err == nil {
+					err = add(q, 0) // counted below, per key
+				}
+				if err != nil {
+					return nil, err
+				}
+				idx = len(sets)
+				keys[k] = idx
+				sets, counts = append(sets, q), append(counts, 0)
+			}
+			copy(recent[1:], recent[:3])
+			copy(recentIdx[1:], recentIdx[:3])
+			recent[0], recentIdx[0] = k, idx
+		}
+		counts[idx]++
+	}
+	for k, q := range sets {
+		if err := add(q, counts[k]); err != nil {
+			return nil, err
 		}
 	}
 	c := &classes{g: g}
@@ -163,11 +248,32 @@ func analyze(m *model.Ising) (*classes, error) {
 	return c, nil
 }
 
+// rowKeyMax is the longest row analyze computes once per key.
+const rowKeyMax = 8
+
 // derive fills the tables of c that every engine on m shares.
 func (c *classes) derive(m *model.Ising) {
-	c.edges = make([]bedge, len(m.J))
-	for k, j := range m.J {
-		c.edges[k] = bedge{m.Adj[k], int32(2 * (int64(j) / c.g))}
+	small := true
+	for _, j := range m.J {
+		small = small && 2*abs64(int64(j)/c.g) <= math.MaxInt8
+	}
+	if small {
+		c.edges = make([]int8, len(m.J))
+		for k, j := range m.J {
+			c.edges[k] = int8(2 * (int64(j) / c.g))
+		}
+	} else {
+		c.edges32 = make([]int32, len(m.J))
+		for k, j := range m.J {
+			c.edges32[k] = int32(2 * (int64(j) / c.g))
+		}
+	}
+	c.deg = m.Start[1] - m.Start[0]
+	for i := range m.N {
+		if m.Start[i+1]-m.Start[i] != c.deg || m.Start[i] != int32(i)*c.deg {
+			c.deg = 0
+			break
+		}
 	}
 	nc := len(c.qv)
 	c.r = max(-c.qv[0], c.qv[nc-1])
@@ -211,6 +317,8 @@ func analysisOf(m *model.Ising) (*classes, error) {
 	return e.c, e.err
 }
 
+func abs64(x int64) int64 { return max(x, -x) }
+
 func gcd(a, b int64) int64 {
 	for b != 0 {
 		a, b = b, a%b
@@ -238,9 +346,9 @@ func NewBucket(m *model.Ising, init []int8) (*Bucket, error) {
 	nc := len(c.qv)
 	bk := &Bucket{
 		m: m, n: m.N, s: initSpins(m, init), bits: make([]bbit, m.N),
-		start: m.Start, edges: c.edges, g: c.g,
+		start: m.Start, adj: m.Adj, deg: c.deg, edges: c.edges, edges32: c.edges32, g: c.g,
 		qv: c.qv, r: c.r, cls: c.cls, mem: make([]int32, c.total),
-		recN: -1, asm: bucketAsm,
+		recN: -1, asm: bucketAsm, pf: bucketAsm && m.N >= prefetchMin,
 	}
 	bk.cl, bk.tcnt = bk.cla[:nc], bk.tca[:nc]
 	for i := range nc {
@@ -297,59 +405,21 @@ func (bk *Bucket) remove(l int32, c int) {
 // take flips bit l (already removed from its class) and moves its
 // available neighbours to their new classes. It returns dE/(2g).
 func (bk *Bucket) take(l int32) int32 {
-	if bk.asm {
-		return takeAsm(bk, l)
+	switch {
+	case bk.asm && bk.edges != nil:
+		return takeAsm8(bk, l)
+	case bk.asm:
+		return takeAsm32(bk, l)
+	case bk.edges != nil:
+		return take(bk, bk.edges, l)
 	}
-	return bk.takeGo(l)
+	return take(bk, bk.edges32, l)
 }
 
-// takeGo is take in Go: the reference for takeAsm. Class indices are
-// masked to maxClasses-1 (a no-op: they are below maxClasses) so that the
-// per-class arrays need no bounds checks.
-func (bk *Bucket) takeGo(l int32) int32 {
-	bits, cls := bk.bits, bk.cls
-	st := &bits[l]
-	q := st.qb - bk.r
-	bk.eInt += 2 * bk.g * int64(q)
-	sl := -st.s
-	st.s = sl
-	bk.s[l] = int8(sl)
-	st.qb = bk.r - q
-	st.c = cls[st.qb]
-	bk.tca[st.c&(maxClasses-1)]++
-	mem, cla := bk.mem, &bk.cla
-	for _, e := range bk.edges[bk.start[l]:bk.start[l+1]] {
-		bj := &bits[e.j]
-		// The field of j changes by 2 J s_l(new), its q by s_j times that.
-		nw := bj.qb + e.jq*int32(sl*bj.s)
-		bj.qb = nw
-		oc, nc := bj.c&(maxClasses-1), cls[nw]&(maxClasses-1)
-		if oc == nc {
-			continue
-		}
-		bj.c = nc
-		p := bj.pos
-		if p < 0 {
-			bk.tca[oc]--
-			bk.tca[nc]++
-			continue
-		}
-		// Move j from class oc (swap with its last member) to nc.
-		co, cn := &cla[oc], &cla[nc]
-		co.cnt--
-		np := cn.base + cn.cnt
-		cn.cnt++
-		last := mem[co.base+co.cnt]
-		mem[p] = last
-		bits[last].pos = p
-		mem[np] = e.j
-		bj.pos = np
-	}
-	return q
-}
-
+// release makes the bits of path available again, last first.
 func (bk *Bucket) release(path []int32) {
-	for _, l := range path {
+	for i := len(path) - 1; i >= 0; i-- {
+		l := path[i]
 		bk.insert(l, bk.class(l))
 	}
 }
@@ -358,12 +428,11 @@ func (bk *Bucket) release(path []int32) {
 // Every normalizer (here, in Walk and in ReverseLogProbs) is summed in the
 // same order, so that a walk scored by any of them gets the same bits.
 func (bk *Bucket) norms() (z0, z1 float64) {
-	cl := bk.cl
-	w := bk.w[:len(cl)]
+	cl, w := bk.cl, &bk.w
 	for c := range cl {
 		f := float64(cl[c].cnt)
-		z0 += f * w[c][0]
-		z1 += f * w[c][1]
+		z0 += f * w[c&(maxClasses-1)][0]
+		z1 += f * w[c&(maxClasses-1)][1]
 	}
 	return z0, z1
 }
@@ -374,139 +443,149 @@ func (bk *Bucket) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64
 		panic(fmt.Sprintf("sparse: walk length %d for %d bits", k, bk.n))
 	}
 	start := len(path)
-	var p0, p1 logProd
-	var sl [2]float64
-	var dq int64
-	cl := bk.cl
 	b &= 1
 	// Record the class counts of all bits after each flip (rec), for
 	// ReverseLogProbs: the ones after flip i-1 are taken at step i.
-	nc := len(cl)
+	nc := len(bk.cl)
 	if start == 0 {
 		bk.recN = 0
 	}
-	record := bk.recN == start
-	if record {
+	var rec []int32
+	if bk.recN == start {
 		bk.rec = slices.Grow(bk.rec[:start*nc], k*nc)[:(start+k)*nc]
 		bk.recN = start + k
+		rec = bk.rec[start*nc:]
 	} else {
 		bk.recN = -1
 	}
-	if bk.asm && k > 0 {
-		// The draws do not depend on the state: take them first, in the
-		// same order, and walk in one kernel call (which also releases
-		// the path and records the last row).
-		u := slices.Grow(bk.us[:0], k)[:k]
-		for i := range u {
-			u[i] = rng.Float64(r)
-		}
-		bk.us = u
-		path = slices.Grow(path, k)[:start+k]
-		a := walkArgs{walkSums: walkSums{m: [2]float64{1, 1}}, u: &u[0], path: &path[start], k: k, b: b}
-		if record {
-			a.rec = &bk.rec[start*nc]
-		}
-		walkAsm(bk, &a)
-		p0, p1 = logProd{a.m[0], a.e[0]}, logProd{a.m[1], a.e[1]}
-		return path, [2]float64{a.sl[0] - p0.log(), a.sl[1] - p1.log()}, float64(2 * bk.g * a.dq)
+	// The draws do not depend on the state: take them all first (two per
+	// flip, class then member; pick rarely takes more, after these), so
+	// that a large engine can guess the walk's picks (see prime).
+	u := slices.Grow(bk.us[:0], 2*k)[:2*k]
+	if bk.asm {
+		drawPCG(r, u)
+	} else {
+		draw(r, u)
 	}
-	path, p0, p1, sl, dq = bk.walkGo(r, k, b, path, record)
+	bk.us = u
+	path = slices.Grow(path, k)
+	ws := newWalkSums()
+	var dq int64
+	switch {
+	case bk.asm && k > 0:
+		path = path[:start+k]
+		a := walkArgs{ws: ws, u: &u[0], path: &path[start], k: k, b: b}
+		if rec != nil {
+			a.rec = &rec[0]
+		}
+		if bk.pf {
+			bk.prime(u, b)
+		}
+		bk.walkAsm(&a, u, r)
+		ws, dq = a.ws, a.dq
+		return path, ws.logs(), float64(2 * bk.g * dq)
+	case bk.edges != nil:
+		path, dq = walk(bk, bk.edges, r, u, b, path, rec, &ws)
+	default:
+		path, dq = walk(bk, bk.edges32, r, u, b, path, rec, &ws)
+	}
 	bk.release(path[start:])
-	if record && k > 0 {
-		rc := bk.rec[(start+k-1)*nc : (start+k)*nc]
-		for c := range cl {
-			rc[c] = cl[c].cnt
+	if rec != nil && k > 0 {
+		rc := rec[(k-1)*nc : k*nc]
+		for c := range rc {
+			rc[c] = bk.cla[c].cnt
 		}
 	}
-	return path, [2]float64{sl[0] - p0.log(), sl[1] - p1.log()}, float64(2 * bk.g * dq)
+	return path, ws.logs(), float64(2 * bk.g * dq)
 }
 
-// walkArgs are walkAsm's inputs and outputs: k uniform draws in [0, 1),
-// the k path slots to fill, the record's row for the state before the
-// walk's second flip (nil: no record), the bias index b (0 or 1), and the
-// walk's sums and dE/(2g).
+// walkAsm runs a walk's kernel on the draws u from flip a.t on: where
+// every field of a member draw is rejected (see pick), it draws as pick
+// does, puts the result in u (pick takes it as its first field) and goes
+// on from that flip.
+func (bk *Bucket) walkAsm(a *walkArgs, u []uint64, r *rand.PCG) {
+	for {
+		if bk.edges != nil {
+			walkAsm8(bk, a)
+		} else {
+			walkAsm32(bk, a)
+		}
+		if a.t == a.k {
+			return
+		}
+		u[2*a.t+1] = pickFresh(uint64(a.n), r)
+	}
+}
+
+// drawPCG is draw by pcgFill. The state goes out through the generator's
+// binary form ("pcg:", then hi and lo big-endian) and back by Seed, which
+// sets hi and lo (rand.NewPCG).
+func drawPCG(r *rand.PCG, u []uint64) {
+	if len(u) == 0 {
+		return
+	}
+	var buf [20]byte
+	b, _ := r.AppendBinary(buf[:0])
+	st := [2]uint64{binary.BigEndian.Uint64(b[4:12]), binary.BigEndian.Uint64(b[12:20])}
+	pcgFill(&st, &u[0], len(u))
+	r.Seed(st[0], st[1])
+}
+
+// draw fills u with draws from r (through a local copy of the generator,
+// which the compiler keeps closer than *r).
+func draw(r *rand.PCG, u []uint64) {
+	p := *r
+	for i := range u {
+		u[i] = p.Uint64()
+	}
+	*r = p
+}
+
+// walkArgs are the walk kernels' inputs and outputs: the draws u[:2k],
+// the k path slots to fill, the record's rows (nil: no record), the bias
+// index b (0 or 1), the flip t to go on from (on return k, or the flip
+// whose member draw pick rejected, and n that flip's class count), and the
+// walk's sums and dE/(2g) so far.
 type walkArgs struct {
-	walkSums
-	u    *float64
+	ws   walkSums
+	u    *uint64
 	path *int32
 	rec  *int32
 	k, b int
+	t, n int
 	dq   int64
 }
 
-// walkSums are a walk's sums in a kernel: the logProd mantissas m and
-// exponents e of its normalizers and its log-weights sl, each at both
-// biases.
+// walkSums are a walk's sums at both biases: the product of its
+// normalizers as a mantissa m in [0.5, 1) and a binary exponent e (as in
+// tlogProd: no logarithm per flip), and the sum sl of its log-weights.
+// The kernels hold each pair in one register.
 type walkSums struct {
 	m  [2]float64
-	e  [2]int
+	e  [2]int64
 	sl [2]float64
 }
 
-// walkGo is the loop of Walk in Go: the reference for walkAsm.
-func (bk *Bucket) walkGo(r *rand.PCG, k, b int, path []int32, record bool) ([]int32, logProd, logProd, [2]float64, int64) {
-	start := len(path)
-	p0, p1 := newLogProd(), newLogProd()
-	var sl [2]float64
-	dq := int64(0)
-	cl := bk.cl
-	nc := len(cl)
-	w, lw := bk.w[:len(cl)], bk.lw[:len(cl)]
-	tcnt := bk.tcnt[:nc]
-	for i := range k {
-		// Z at both biases, fused with the record when there is one (the
-		// same sums in the same order as norms).
-		var z0, z1 float64
-		if record && i > 0 {
-			rc := bk.rec[(start+i-1)*nc : (start+i)*nc]
-			rc, tcnt := rc[:len(cl)], tcnt[:len(cl)]
-			for c := range cl {
-				n := cl[c].cnt
-				rc[c] = n + tcnt[c]
-				f := float64(n)
-				z0 += f * w[c][0]
-				z1 += f * w[c][1]
-			}
-		} else {
-			for c := range cl {
-				f := float64(cl[c].cnt)
-				z0 += f * w[c][0]
-				z1 += f * w[c][1]
-			}
-		}
-		p0.mul(z0)
-		p1.mul(z1)
-		zb := z0
-		if b == 1 {
-			zb = z1
-		}
-		x := rng.Float64(r) * zb
-		c, last := 0, -1
-		for ; c < len(cl); c++ {
-			if cl[c].cnt == 0 {
-				continue
-			}
-			last = c
-			t := float64(cl[c].cnt) * w[c][b]
-			if x < t {
-				break
-			}
-			x -= t
-		}
-		if c == len(cl) { // rounding left x just above the total
-			c, x = last, 0
-		}
-		// The remainder, scaled by the class weight, is uniform on
-		// [0, count): it picks the member without another random draw.
-		i := min(int32(x/w[c][b]), cl[c].cnt-1)
-		l := bk.mem[cl[c].base+i]
-		sl[0] += lw[c][0]
-		sl[1] += lw[c][1]
-		bk.remove(l, c)
-		dq += int64(bk.takeGo(l))
-		path = append(path, l)
+// newWalkSums is the empty walk: products 1 = 0.5 * 2^1.
+func newWalkSums() walkSums { return walkSums{m: [2]float64{0.5, 0.5}, e: [2]int64{1, 1}} }
+
+// mul multiplies the products by the normalizers z0, z1 (positive normal
+// numbers, so m z is one too).
+func (ws *walkSums) mul(z0, z1 float64) {
+	for b, z := range [2]float64{z0, z1} {
+		x := math.Float64bits(ws.m[b] * z)
+		ws.e[b] += int64(x>>52) - 1022
+		ws.m[b] = math.Float64frombits(x&(1<<52-1) | 1022<<52)
 	}
-	return path, p0, p1, sl, dq
+}
+
+// logs is the walk's log-probability at both biases.
+func (ws *walkSums) logs() [2]float64 {
+	var lf [2]float64
+	for b := range lf {
+		lf[b] = ws.sl[b] - (logHalf(ws.m[b]) + float64(ws.e[b])*math.Ln2)
+	}
+	return lf
 }
 
 // Replay replays path as one SAW (see saw.Engine). A path that repeats a
@@ -514,8 +593,7 @@ func (bk *Bucket) walkGo(r *rand.PCG, k, b int, path []int32, record bool) ([]in
 // move's only walk, as Walk would (see saw.FastReverser).
 func (bk *Bucket) Replay(path []int32, backwards bool) ([2]float64, float64) {
 	bk.recN = -1
-	p0, p1 := newLogProd(), newLogProd()
-	var sl [2]float64
+	ws := newWalkSums()
 	dq := int64(0)
 	nc := len(bk.cl)
 	if !backwards {
@@ -535,12 +613,10 @@ func (bk *Bucket) Replay(path []int32, backwards bool) ([2]float64, float64) {
 		if bk.bits[l].pos < 0 {
 			panic(fmt.Sprintf("sparse: replayed walk visits bit %d twice", l))
 		}
-		z0, z1 := bk.norms()
-		p0.mul(z0)
-		p1.mul(z1)
+		ws.mul(bk.norms())
 		c := bk.class(l)
-		sl[0] += bk.lw[c][0]
-		sl[1] += bk.lw[c][1]
+		ws.sl[0] += bk.lw[c][0]
+		ws.sl[1] += bk.lw[c][1]
 		bk.remove(l, c)
 		dq += int64(bk.take(l))
 	}
@@ -554,7 +630,7 @@ func (bk *Bucket) Replay(path []int32, backwards bool) ([2]float64, float64) {
 		}
 		bk.recN = len(path)
 	}
-	return [2]float64{sl[0] - p0.log(), sl[1] - p1.log()}, float64(2 * bk.g * dq)
+	return ws.logs(), float64(2 * bk.g * dq)
 }
 
 // Flip flips the bits of path in order with no probability bookkeeping.

@@ -3,25 +3,41 @@
 #include "go_asm.h"
 #include "textflag.h"
 
-// The Bucket kernels. Each does the work of its Go counterpart in
-// bucket.go or reverse.go (the reference) with the same integer updates
-// in the same order and the same floating-point operations in the same
-// order, so that both give the same bits. Indices are trusted: the Go
-// callers have checked them or took them from the engine's own tables.
+// The Bucket kernels. Each does the work of its Go counterpart in walk.go
+// (the reference) with the same integer updates in the same order and the
+// same floating-point operations in the same order, so that both give the
+// same bits. Indices are trusted: the Go callers have checked them or took
+// them from the engine's own tables. Every entry of cls (and so every
+// bbit.c) is below maxClasses by construction (classes.derive), so class
+// indices need no mask.
 
-// TAKE is Bucket.takeGo: it flips bit AX (already removed from its class)
-// of the engine at DI and moves its neighbours to their new classes (an
-// unavailable one only changes the counts tca). Out: BX = dE/(2g).
-// Clobbers AX, CX, DX, SI, R8-R15 (and DI when the bit has neighbours).
-// Its labels are take*: one use per function.
+// bkconst: 1022 twice, the mantissa mask twice, 0.5's bits twice
+// (walkSums.mul on both lanes), 2^-53, and 1 twice (0.5 and 1 are
+// newWalkSums).
+DATA bkconst<>+0(SB)/8, $1022
+DATA bkconst<>+8(SB)/8, $1022
+DATA bkconst<>+16(SB)/8, $0x000fffffffffffff
+DATA bkconst<>+24(SB)/8, $0x000fffffffffffff
+DATA bkconst<>+32(SB)/8, $0x3fe0000000000000
+DATA bkconst<>+40(SB)/8, $0x3fe0000000000000
+DATA bkconst<>+48(SB)/8, $0x3ca0000000000000
+DATA bkconst<>+56(SB)/8, $1
+DATA bkconst<>+64(SB)/8, $1
+GLOBL bkconst<>(SB), RODATA|NOPTR, $72
+
+// TAKE is take: it flips bit AX (already removed from its class) of the
+// engine at DI and moves its neighbours to their new classes (an
+// unavailable one only changes the counts tca). JLOAD and JSCALE load one
+// coupling 2J/g of the array at JQ(DI). Out: q-8(SP) = dE/(2g). Clobbers
+// every general register but SP and BP. Its labels are take*: one use per
+// function.
 //
-// In the neighbour loop: SI is the edge, CX the edges left, DX the new
-// spin, R8 bits, R9 mem, R10 cla (and tca beyond it), R11 the result,
-// R12 cls, AX the neighbour j, DI 16 j (bits[j] is at (R8)(DI*1)), R13
-// its old class, R14 its new one, R15 its position. Classes need no mask
-// here: every entry of cls (and so every bbit.c) is below maxClasses by
-// construction (classes.derive).
-#define TAKE \
+// In the neighbour loop: SI is &adj[hi] and R15 &jq[hi], CX the edge
+// index from -(row length) up to 0, DX the new spin, R8 bits, R9 mem, R10
+// cla (and tca beyond it), R12 cls, AX the neighbour j, DI 16 j (bits[j]
+// is at (R8)(DI*1)), R13 its old class, R14 its new one, R11 its
+// position.
+#define TAKE(JLOAD, JSCALE, JQ) \
 	MOVQ Bucket_bits(DI), R8 \
 	MOVQ Bucket_cls(DI), R12 \
 	MOVQ AX, SI \
@@ -30,6 +46,7 @@
 	MOVL Bucket_r(DI), CX \
 	MOVL bbit_qb(SI), BX \
 	SUBL CX, BX \
+	MOVQ BX, q-8(SP) \
 	MOVLQSX BX, R13 \
 	IMULQ Bucket_g(DI), R13 \
 	SHLQ $1, R13 \
@@ -43,22 +60,31 @@
 	MOVL CX, bbit_qb(SI) \
 	MOVBLZX (R12)(CX*1), R14 \
 	MOVB R14, bbit_c(SI) \
-	ANDL $(const_maxClasses-1), R14 \
 	INCL Bucket_tca(DI)(R14*4) \
+	MOVLQSX Bucket_deg(DI), CX \
+	TESTQ CX, CX \
+	JZ takecsr \
+	MOVQ AX, R14 \
+	IMULQ CX, R14 \
+	JMP takerow \
+takecsr: \
 	MOVQ Bucket_start(DI), R13 \
 	MOVLQSX (R13)(AX*4), R14 \
 	MOVLQSX 4(R13)(AX*4), CX \
 	SUBQ R14, CX \
 	JLE takedone \
-	MOVQ Bucket_edges(DI), SI \
-	LEAQ (SI)(R14*8), SI \
+takerow: \
+	ADDQ CX, R14 \
+	MOVQ Bucket_adj(DI), SI \
+	LEAQ (SI)(R14*4), SI \
+	MOVQ JQ(DI), R15 \
+	LEAQ (R15)(R14*JSCALE), R15 \
+	NEGQ CX \
 	MOVQ Bucket_mem(DI), R9 \
 	LEAQ Bucket_cla(DI), R10 \
-	MOVL BX, R11 \
 takeloop: \
-	MOVL 0(SI), AX \
-	MOVL 4(SI), BX \
-	ADDQ $8, SI \
+	MOVL (SI)(CX*4), AX \
+	JLOAD (R15)(CX*JSCALE), BX \
 	MOVQ AX, DI \
 	SHLQ $4, DI \
 	MOVWLSX bbit_s(R8)(DI*1), R13 \
@@ -71,16 +97,16 @@ takeloop: \
 	CMPL R13, R14 \
 	JEQ takenext \
 	MOVB R14, bbit_c(R8)(DI*1) \
-	MOVL bbit_pos(R8)(DI*1), R15 \
-	TESTL R15, R15 \
+	MOVL bbit_pos(R8)(DI*1), R11 \
+	TESTL R11, R11 \
 	JS takeunavail \
 	DECL bclass_cnt(R10)(R13*8) \
 	MOVL bclass_cnt(R10)(R13*8), BX \
 	ADDL bclass_base(R10)(R13*8), BX \
 	MOVL (R9)(BX*4), BX \
-	MOVL BX, (R9)(R15*4) \
+	MOVL BX, (R9)(R11*4) \
 	SHLQ $4, BX \
-	MOVL R15, bbit_pos(R8)(BX*1) \
+	MOVL R11, bbit_pos(R8)(BX*1) \
 	MOVL bclass_cnt(R10)(R14*8), BX \
 	LEAL 1(BX), R13 \
 	MOVL R13, bclass_cnt(R10)(R14*8) \
@@ -92,497 +118,523 @@ takeunavail: \
 	DECL (Bucket_tca-Bucket_cla)(R10)(R13*4) \
 	INCL (Bucket_tca-Bucket_cla)(R10)(R14*4) \
 takenext: \
-	DECQ CX \
+	INCQ CX \
 	JNZ takeloop \
-	MOVL R11, BX \
 takedone:
 
-// LOGPROD is logProd.mul at both biases: X0 = [z0, z1] into the walkSums
-// at off(R11). Clobbers AX, BX, DX, SI, R13, X1.
-#define LOGPROD(off) \
-	MOVUPD (off+walkSums_m)(R11), X1 \
-	MULPD X0, X1 \
-	MOVQ X1, AX \
-	UNPCKHPD X1, X1 \
-	MOVQ X1, BX \
-	MOVQ $0x800fffffffffffff, SI \
-	MOVQ $0x3fe0000000000000, R13 \
-	MOVQ AX, DX \
-	SHRQ $52, DX \
-	ANDL $0x7ff, DX \
-	SUBQ $1022, DX \
-	ADDQ DX, (off+walkSums_e)(R11) \
-	ANDQ SI, AX \
-	ORQ R13, AX \
-	MOVQ AX, (off+walkSums_m)(R11) \
-	MOVQ BX, DX \
-	SHRQ $52, DX \
-	ANDL $0x7ff, DX \
-	SUBQ $1022, DX \
-	ADDQ DX, (off+walkSums_e+8)(R11) \
-	ANDQ SI, BX \
-	ORQ R13, BX \
-	MOVQ BX, (off+walkSums_m+8)(R11)
-
-// NORMS sums X0 = [z0, z1] = sum over classes c in order of
-// [f_c w[c][0], f_c w[c][1]] (each lane the same multiply and add as the
-// Go loops), two classes at a time and then the last one if their number
-// CX is odd. The macro LOAD2 puts the counts f of classes BX, BX+1 as
-// int32 in the low quadword of X1, LOAD1 the count of class BX in AX. In: R12 = &w[0],
-// R10 = cla, R8 = the record's row, DI the engine. Clobbers AX, BX, DX,
-// R12, X1-X4. Its labels are pair, tail and done.
-#define NORMS(LOAD2, LOAD1, pair, tail, done) \
-	XORPS X0, X0 \
-	XORL BX, BX \
+// WALK is the loop of walk from flip a.t to a.k, then the release of the
+// path (last bit first, as release) and the record's last row; or it
+// stops at the flip whose member draw has every field rejected by pick
+// (a.t and a.n say which; the Go caller draws afresh and calls again).
+// Per flip: the prefix sums of count_c [w_c(L), w_c(H)] in X2 and pre
+// (with the record's row), the class (SBB counts the prefixes at or below
+// x: no branch on the data), the member (pick's fields: no divide), the
+// sums (X6 mantissas, X7 exponents, X8 log-weights), the bit's removal
+// from its class, its path slot, and TAKE. Between flips only a.t, the
+// sums in X6-X8 and the constants in X9-X12 live in registers.
+#define WALK(JLOAD, JSCALE, JQ) \
+	MOVQ a+8(FP), SI \
+	MOVUPD (walkArgs_ws+walkSums_m)(SI), X6 \
+	MOVUPD (walkArgs_ws+walkSums_e)(SI), X7 \
+	MOVUPD (walkArgs_ws+walkSums_sl)(SI), X8 \
+	MOVUPD bkconst<>+0(SB), X9 \
+	MOVUPD bkconst<>+16(SB), X10 \
+	MOVUPD bkconst<>+32(SB), X11 \
+	MOVSD bkconst<>+48(SB), X12 \
+walkstep: \
+	MOVQ bk+0(FP), DI \
+	MOVQ a+8(FP), SI \
+	MOVQ walkArgs_t(SI), R8 \
+	CMPQ R8, walkArgs_k(SI) \
+	JGE walkend \
+	MOVQ (Bucket_cl+8)(DI), CX \
+	LEAQ Bucket_cla(DI), R10 \
+	LEAQ Bucket_w(DI), R11 \
+	LEAQ Bucket_pre(DI), R12 \
+	XORPS X2, X2 \
+	XORL AX, AX \
+	MOVQ walkArgs_rec(SI), R13 \
+	TESTQ R13, R13 \
+	JZ walkzplain \
+	TESTQ R8, R8 \
+	JZ walkzplain \
+	LEAQ -1(R8), BX \
+	IMULQ CX, BX \
+	LEAQ (R13)(BX*4), R13 \
+walkzrec: \
+	MOVL bclass_cnt(R10)(AX*8), BX \
+	MOVL Bucket_tca(DI)(AX*4), DX \
+	ADDL BX, DX \
+	MOVL DX, (R13)(AX*4) \
+	CVTSL2SD BX, X0 \
+	UNPCKLPD X0, X0 \
+	MOVUPD (R11), X1 \
+	MULPD X1, X0 \
+	ADDPD X0, X2 \
+	MOVUPD X2, (R12) \
+	ADDQ $16, R11 \
+	ADDQ $16, R12 \
+	INCQ AX \
+	CMPQ AX, CX \
+	JLT walkzrec \
+	JMP walkclass \
+walkzplain: \
+	MOVL bclass_cnt(R10)(AX*8), BX \
+	CVTSL2SD BX, X0 \
+	UNPCKLPD X0, X0 \
+	MOVUPD (R11), X1 \
+	MULPD X1, X0 \
+	ADDPD X0, X2 \
+	MOVUPD X2, (R12) \
+	ADDQ $16, R11 \
+	ADDQ $16, R12 \
+	INCQ AX \
+	CMPQ AX, CX \
+	JLT walkzplain \
+walkclass: \
+	MOVQ walkArgs_b(SI), BX \
+	MOVQ walkArgs_u(SI), R9 \
+	MOVQ R8, DX \
+	SHLQ $4, DX \
+	ADDQ DX, R9 \
+	MOVQ (R9), DX \
+	SHRQ $11, DX \
+	CVTSQ2SD DX, X3 \
+	MULSD X12, X3 \
+	MULSD -16(R12)(BX*8), X3 \
+	LEAQ Bucket_pre(DI)(BX*8), R12 \
+	XORL AX, AX \
 	MOVQ CX, DX \
-	ANDQ $~1, DX \
-	JZ tail \
-pair: \
-	LOAD2 \
-	CVTPL2PD X1, X1 \
-	MOVAPD X1, X2 \
-	UNPCKLPD X1, X1 \
-	UNPCKHPD X2, X2 \
-	MOVUPD (R12), X3 \
-	MULPD X3, X1 \
-	ADDPD X1, X0 \
-	MOVUPD 16(R12), X3 \
-	MULPD X3, X2 \
-	ADDPD X2, X0 \
-	ADDQ $32, R12 \
-	ADDQ $2, BX \
-	CMPQ BX, DX \
-	JLT pair \
-tail: \
-	CMPQ BX, CX \
-	JGE done \
-	LOAD1 \
-	CVTSL2SD AX, X1 \
-	UNPCKLPD X1, X1 \
-	MOVUPD (R12), X3 \
-	MULPD X3, X1 \
-	ADDPD X1, X0 \
-	JMP done
+walkcount: \
+	UCOMISD (R12), X3 \
+	SBBQ $-1, AX \
+	ADDQ $16, R12 \
+	DECQ DX \
+	JNZ walkcount \
+	CMPQ AX, CX \
+	JGE walklast \
+walkpick: \
+	MOVL bclass_cnt(R10)(AX*8), R11 \
+	MOVQ 8(R9), DX \
+	LEAL -1(R11), CX \
+	XORL R14, R14 \
+	TESTL CX, CX \
+	JZ walkgot \
+	BSRL CX, CX \
+	INCL CX \
+	MOVQ $1, BX \
+	SHLQ CX, BX \
+	DECQ BX \
+	MOVL $64, R13 \
+walkfield: \
+	SUBL CX, R13 \
+	JS walkbail \
+	MOVQ DX, R14 \
+	ANDQ BX, R14 \
+	CMPQ R14, R11 \
+	JCS walkgot \
+	SHRQ CX, DX \
+	JMP walkfield \
+walklast: \
+	LEAQ -1(CX), AX \
+walklastloop: \
+	TESTQ AX, AX \
+	JZ walkpick \
+	CMPL bclass_cnt(R10)(AX*8), $0 \
+	JNE walkpick \
+	DECQ AX \
+	JMP walklastloop \
+walkbail: \
+	MOVQ R11, walkArgs_n(SI) \
+	JMP walksums \
+walkgot: \
+	MOVL bclass_base(R10)(AX*8), R12 \
+	ADDL R14, R12 \
+	MOVQ Bucket_mem(DI), R13 \
+	MOVL (R13)(R12*4), R15 \
+	MULPD X2, X6 \
+	MOVAPD X6, X4 \
+	PSRLQ $52, X4 \
+	PADDQ X4, X7 \
+	PSUBQ X9, X7 \
+	ANDPD X10, X6 \
+	ORPD X11, X6 \
+	MOVQ AX, BX \
+	SHLQ $4, BX \
+	MOVUPD Bucket_lw(DI)(BX*1), X0 \
+	ADDPD X0, X8 \
+	DECL bclass_cnt(R10)(AX*8) \
+	MOVL bclass_cnt(R10)(AX*8), BX \
+	ADDL bclass_base(R10)(AX*8), BX \
+	MOVL (R13)(BX*4), BX \
+	MOVL BX, (R13)(R12*4) \
+	SHLQ $4, BX \
+	MOVQ Bucket_bits(DI), R14 \
+	MOVL R12, bbit_pos(R14)(BX*1) \
+	MOVQ R15, BX \
+	SHLQ $4, BX \
+	MOVL $-1, bbit_pos(R14)(BX*1) \
+	MOVQ walkArgs_path(SI), BX \
+	MOVL R15, (BX)(R8*4) \
+	MOVQ R15, AX \
+	TAKE(JLOAD, JSCALE, JQ) \
+	MOVQ a+8(FP), SI \
+	MOVLQSX q-8(SP), BX \
+	ADDQ BX, walkArgs_dq(SI) \
+	INCQ walkArgs_t(SI) \
+	JMP walkstep \
+walkend: \
+	MOVQ walkArgs_path(SI), R9 \
+	MOVQ walkArgs_k(SI), CX \
+	MOVQ Bucket_bits(DI), R8 \
+	MOVQ Bucket_mem(DI), R11 \
+	LEAQ Bucket_cla(DI), R10 \
+walkrel: \
+	DECQ CX \
+	JS walkrow \
+	MOVL (R9)(CX*4), AX \
+	MOVQ AX, DX \
+	SHLQ $4, DX \
+	MOVBLZX bbit_c(R8)(DX*1), BX \
+	MOVL bclass_cnt(R10)(BX*8), R12 \
+	LEAL 1(R12), R13 \
+	MOVL R13, bclass_cnt(R10)(BX*8) \
+	ADDL bclass_base(R10)(BX*8), R12 \
+	MOVL AX, (R11)(R12*4) \
+	MOVL R12, bbit_pos(R8)(DX*1) \
+	DECL Bucket_tca(DI)(BX*4) \
+	JMP walkrel \
+walkrow: \
+	MOVQ walkArgs_rec(SI), R13 \
+	TESTQ R13, R13 \
+	JZ walksums \
+	MOVQ (Bucket_cl+8)(DI), CX \
+	MOVQ walkArgs_k(SI), BX \
+	DECQ BX \
+	IMULQ CX, BX \
+	LEAQ (R13)(BX*4), R13 \
+walkrowc: \
+	DECQ CX \
+	JS walksums \
+	MOVL bclass_cnt(R10)(CX*8), BX \
+	MOVL BX, (R13)(CX*4) \
+	JMP walkrowc \
+walksums: \
+	MOVQ a+8(FP), SI \
+	MOVUPD X6, (walkArgs_ws+walkSums_m)(SI) \
+	MOVUPD X7, (walkArgs_ws+walkSums_e)(SI) \
+	MOVUPD X8, (walkArgs_ws+walkSums_sl)(SI)
 
-// Walk's counts: cla[c].cnt (bclass is {base, cnt int32}: see the layout
-// check in bucket_amd64.go).
-#define LOADCNT2 \
-	MOVOU (R10)(BX*8), X1 \
-	PSHUFD $0xDD, X1, X1
-#define LOADCNT1 \
-	MOVL bclass_cnt(R10)(BX*8), AX
+// func walkAsm8(bk *Bucket, a *walkArgs)
+TEXT ·walkAsm8(SB), NOSPLIT, $16-16
+	WALK(MOVBLSX, 1, Bucket_edges)
+	RET
 
-// Walk's counts, recording cnt + tca in the row.
-#define LOADREC2 \
-	LOADCNT2 \
-	MOVQ (Bucket_tca-Bucket_cla)(R10)(BX*4), X4 \
-	PADDL X1, X4 \
-	MOVQ X4, (R8)(BX*4)
-#define LOADREC1 \
-	LOADCNT1 \
-	MOVL (Bucket_tca-Bucket_cla)(R10)(BX*4), DX \
-	ADDL AX, DX \
-	MOVL DX, (R8)(BX*4)
+// func walkAsm32(bk *Bucket, a *walkArgs)
+TEXT ·walkAsm32(SB), NOSPLIT, $16-16
+	WALK(MOVL, 4, Bucket_edges32)
+	RET
 
-// The reverse's counts: the row less fca.
-#define LOADREV2 \
-	MOVQ (R8)(BX*4), X1 \
-	MOVQ Bucket_fca(DI)(BX*4), X4 \
-	PSUBL X4, X1
-#define LOADREV1 \
-	MOVL (R8)(BX*4), AX \
-	SUBL Bucket_fca(DI)(BX*4), AX
 
-// func takeAsm(bk *Bucket, l int32) int32
-TEXT ·takeAsm(SB), NOSPLIT, $0-20
+// REVERSEALL is ReverseLogProbs after its checks: it sets up the overlay
+// (ovl, 12-byte entries, indexed by bits[l].ov) for the move's path, scores
+// each walk's reverse, last walk first, into sums[wk] as reverse does (fca
+// cleared first), clears the used flags of the walk's bits after it, and
+// resets every ov to -1. Per flip of a reverse walk, last first: Z from
+// the record less fca (X2), the sums (X6-X8, as WALK), the bit's
+// log-weight, its un-flip, then its path neighbours (ov >= 0): their q on
+// the overlay and, for those the reverse walk has already flipped, fca. In
+// the neighbour loop: SI &adj[hi], R15 &jq[hi], CX the edge index from
+// -(row length) up to 0, DX the bit's new spin, R9 bits, R11 ovl, R12 cls,
+// DI the engine; R8 is the flip and R10 its overlay entry. The frame holds
+// the walk wk and its bits' and record rows' addresses.
+#define REVERSEALL(JLOAD, JSCALE, JQ) \
+	MOVQ bk+0(FP), DI \
+	MOVQ a+8(FP), SI \
+	MOVUPD bkconst<>+0(SB), X9 \
+	MOVUPD bkconst<>+16(SB), X10 \
+	MOVUPD bkconst<>+32(SB), X11 \
+	MOVQ revAllArgs_path(SI), R9 \
+	MOVQ revAllArgs_n(SI), CX \
+	MOVQ Bucket_bits(DI), R8 \
+	MOVQ Bucket_ovl(DI), R11 \
+	XORL R10, R10 \
+	XORL AX, AX \
+revinit: \
+	CMPQ AX, CX \
+	JGE revinitdone \
+	MOVLQSX (R9)(AX*4), BX \
+	SHLQ $4, BX \
+	MOVL bbit_ov(R8)(BX*1), DX \
+	TESTL DX, DX \
+	JNS revinitnext \
+	MOVL R10, bbit_ov(R8)(BX*1) \
+	LEAQ (R10)(R10*2), DX \
+	LEAQ (R11)(DX*4), DX \
+	MOVL bbit_qb(R8)(BX*1), R12 \
+	MOVL R12, bover_qb(DX) \
+	MOVWLSX bbit_s(R8)(BX*1), R12 \
+	MOVL R12, bover_s(DX) \
+	MOVB $0, bover_used(DX) \
+	INCQ R10 \
+revinitnext: \
+	INCQ AX \
+	JMP revinit \
+revinitdone: \
+	MOVQ revAllArgs_nw(SI), AX \
+	MOVQ AX, wk-8(SP) \
+revwalk: \
+	MOVQ bk+0(FP), DI \
+	MOVQ a+8(FP), SI \
+	MOVQ wk-8(SP), AX \
+	DECQ AX \
+	JS revalldone \
+	MOVQ AX, wk-8(SP) \
+	MOVQ (Bucket_cl+8)(DI), CX \
+revclr: \
+	DECQ CX \
+	JS revclrdone \
+	MOVL $0, Bucket_fca(DI)(CX*4) \
+	JMP revclr \
+revclrdone: \
+	MOVQ revAllArgs_bounds(SI), BX \
+	MOVQ (BX)(AX*8), R13 \
+	MOVQ 8(BX)(AX*8), R8 \
+	SUBQ R13, R8 \
+	MOVQ revAllArgs_path(SI), BX \
+	LEAQ (BX)(R13*4), BX \
+	MOVQ BX, seg-16(SP) \
+	IMULQ (Bucket_cl+8)(DI), R13 \
+	MOVQ Bucket_rec(DI), BX \
+	LEAQ (BX)(R13*4), BX \
+	MOVQ BX, rec-24(SP) \
+	MOVQ R8, len-32(SP) \
+	MOVAPD X11, X6 \
+	MOVUPD bkconst<>+56(SB), X7 \
+	XORPS X8, X8 \
+revstep: \
+	DECQ R8 \
+	JS revwalkend \
+	MOVQ (Bucket_cl+8)(DI), CX \
+	MOVQ R8, BX \
+	IMULQ CX, BX \
+	MOVQ rec-24(SP), R13 \
+	LEAQ (R13)(BX*4), R13 \
+	LEAQ Bucket_w(DI), R11 \
+	XORPS X2, X2 \
+	XORL AX, AX \
+revz: \
+	MOVL (R13)(AX*4), BX \
+	SUBL Bucket_fca(DI)(AX*4), BX \
+	CVTSL2SD BX, X0 \
+	UNPCKLPD X0, X0 \
+	MOVUPD (R11), X1 \
+	MULPD X1, X0 \
+	ADDPD X0, X2 \
+	ADDQ $16, R11 \
+	INCQ AX \
+	CMPQ AX, CX \
+	JLT revz \
+	MULPD X2, X6 \
+	MOVAPD X6, X4 \
+	PSRLQ $52, X4 \
+	PADDQ X4, X7 \
+	PSUBQ X9, X7 \
+	ANDPD X10, X6 \
+	ORPD X11, X6 \
+	MOVQ seg-16(SP), BX \
+	MOVLQSX (BX)(R8*4), AX \
+	MOVQ Bucket_bits(DI), R9 \
+	MOVQ AX, BX \
+	SHLQ $4, BX \
+	MOVLQSX bbit_ov(R9)(BX*1), BX \
+	LEAQ (BX)(BX*2), BX \
+	MOVQ Bucket_ovl(DI), R11 \
+	LEAQ (R11)(BX*4), R10 \
+	MOVQ Bucket_cls(DI), R12 \
+	MOVL bover_qb(R10), CX \
+	MOVBLZX (R12)(CX*1), BX \
+	SHLQ $4, BX \
+	MOVUPD Bucket_lw(DI)(BX*1), X0 \
+	ADDPD X0, X8 \
+	MOVL bover_s(R10), DX \
+	NEGL DX \
+	MOVL DX, bover_s(R10) \
+	MOVL Bucket_r(DI), BX \
+	SHLL $1, BX \
+	SUBL CX, BX \
+	MOVL BX, bover_qb(R10) \
+	MOVLQSX Bucket_deg(DI), CX \
+	TESTQ CX, CX \
+	JZ revcsr \
+	MOVQ AX, R14 \
+	IMULQ CX, R14 \
+	JMP revrow \
+revcsr: \
+	MOVQ Bucket_start(DI), R13 \
+	MOVLQSX (R13)(AX*4), R14 \
+	MOVLQSX 4(R13)(AX*4), CX \
+	SUBQ R14, CX \
+	JLE revself \
+revrow: \
+	ADDQ CX, R14 \
+	MOVQ Bucket_adj(DI), SI \
+	LEAQ (SI)(R14*4), SI \
+	MOVQ JQ(DI), R15 \
+	LEAQ (R15)(R14*JSCALE), R15 \
+	NEGQ CX \
+revloop: \
+	MOVL (SI)(CX*4), AX \
+	SHLQ $4, AX \
+	MOVLQSX bbit_ov(R9)(AX*1), AX \
+	TESTQ AX, AX \
+	JS revnext \
+	LEAQ (AX)(AX*2), AX \
+	LEAQ (R11)(AX*4), AX \
+	JLOAD (R15)(CX*JSCALE), BX \
+	IMULL DX, BX \
+	IMULL bover_s(AX), BX \
+	MOVL bover_qb(AX), R13 \
+	ADDL R13, BX \
+	MOVL BX, bover_qb(AX) \
+	CMPB bover_used(AX), $0 \
+	JEQ revnext \
+	MOVBLZX (R12)(R13*1), R13 \
+	DECL Bucket_fca(DI)(R13*4) \
+	MOVBLZX (R12)(BX*1), BX \
+	INCL Bucket_fca(DI)(BX*4) \
+revnext: \
+	INCQ CX \
+	JNZ revloop \
+revself: \
+	MOVB $1, bover_used(R10) \
+	MOVL bover_qb(R10), BX \
+	MOVBLZX (R12)(BX*1), BX \
+	INCL Bucket_fca(DI)(BX*4) \
+	JMP revstep \
+revwalkend: \
+	MOVQ a+8(FP), SI \
+	MOVQ revAllArgs_sums(SI), BX \
+	MOVQ wk-8(SP), AX \
+	IMULQ $walkSums__size, AX \
+	ADDQ AX, BX \
+	MOVUPD X6, walkSums_m(BX) \
+	MOVUPD X7, walkSums_e(BX) \
+	MOVUPD X8, walkSums_sl(BX) \
+	MOVQ seg-16(SP), SI \
+	MOVQ len-32(SP), CX \
+	MOVQ Bucket_bits(DI), R9 \
+	MOVQ Bucket_ovl(DI), R11 \
+revused: \
+	DECQ CX \
+	JS revwalk \
+	MOVLQSX (SI)(CX*4), AX \
+	SHLQ $4, AX \
+	MOVLQSX bbit_ov(R9)(AX*1), AX \
+	LEAQ (AX)(AX*2), AX \
+	MOVB $0, bover_used(R11)(AX*4) \
+	JMP revused \
+revalldone: \
+	MOVQ revAllArgs_path(SI), R9 \
+	MOVQ revAllArgs_n(SI), CX \
+	MOVQ Bucket_bits(DI), R8 \
+revreset: \
+	DECQ CX \
+	JS revret \
+	MOVLQSX (R9)(CX*4), AX \
+	SHLQ $4, AX \
+	MOVL $-1, bbit_ov(R8)(AX*1) \
+	JMP revreset \
+revret:
+
+// func reverseAsm8(bk *Bucket, a *revAllArgs)
+TEXT ·reverseAsm8(SB), NOSPLIT, $32-16
+	REVERSEALL(MOVBLSX, 1, Bucket_edges)
+	RET
+
+// func reverseAsm32(bk *Bucket, a *revAllArgs)
+TEXT ·reverseAsm32(SB), NOSPLIT, $32-16
+	REVERSEALL(MOVL, 4, Bucket_edges32)
+	RET
+
+// func prefetchAll(p *uintptr, n int)
+TEXT ·prefetchAll(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), SI
+	MOVQ n+8(FP), CX
+	TESTQ CX, CX
+	JLE pfdone
+pfloop:
+	MOVQ (SI), AX
+	PREFETCHT0 (AX)
+	ADDQ $8, SI
+	DECQ CX
+	JNZ pfloop
+pfdone:
+	RET
+
+// func takeAsm8(bk *Bucket, l int32) int32
+TEXT ·takeAsm8(SB), NOSPLIT, $16-20
 	MOVQ bk+0(FP), DI
 	MOVLQSX l+8(FP), AX
-	TAKE
+	TAKE(MOVBLSX, 1, Bucket_edges)
+	MOVQ q-8(SP), BX
 	MOVL BX, ret+16(FP)
 	RET
 
-// func walkAsm(bk *Bucket, a *walkArgs)
-//
-// Per step i (the loop of Bucket.walkGo): X0 = [z0, z1] summed over the
-// classes in order (writing the record's row i-1 on the way when there is
-// one), the logProd products, x = u[i] z_b, the class scan, the member
-// pick, the log-weights, remove, TAKE. Across TAKE only the frame and the
-// arguments survive: i at i-8(SP), [z0, z1] at z-24(SP).
-TEXT ·walkAsm(SB), NOSPLIT, $32-16
-	MOVQ $0, i-8(SP)
-
-step:
+// func takeAsm32(bk *Bucket, l int32) int32
+TEXT ·takeAsm32(SB), NOSPLIT, $16-20
 	MOVQ bk+0(FP), DI
-	MOVQ a+8(FP), R11
-	MOVQ i-8(SP), R9
-	MOVQ Bucket_cl+8(DI), CX
-	LEAQ Bucket_cla(DI), R10
-	LEAQ Bucket_w(DI), R12
-	MOVQ walkArgs_rec(R11), R8
-	TESTQ R8, R8
-	JZ sum
-	TESTQ R9, R9
-	JZ sum
-	LEAQ -1(R9), AX
-	IMULQ CX, AX
-	LEAQ (R8)(AX*4), R8
-
-sumrec:
-	NORMS(LOADREC2, LOADREC1, sumrecpair, sumrectail, summed)
-
-sum:
-	NORMS(LOADCNT2, LOADCNT1, sumpair, sumtail, summed)
-
-summed:
-	MOVUPD X0, z-24(SP)
-
-	// logProd.mul at both biases.
-	LOGPROD(walkArgs_walkSums)
-
-	// x = u[i] z_b; R12 = &w[0][b].
-	MOVQ walkArgs_b(R11), BX
-	MOVQ walkArgs_u(R11), AX
-	MOVSD (AX)(R9*8), X3
-	MULSD z-24(SP)(BX*8), X3
-	LEAQ Bucket_w(DI)(BX*8), R12
-
-	// The class scan: SI = c, R13 = the last class with members.
-	XORL SI, SI
-	MOVQ $-1, R13
-
-scan:
-	MOVL bclass_cnt(R10)(SI*8), AX
-	TESTL AX, AX
-	JZ scannext
-	MOVQ SI, R13
-	CVTSL2SD AX, X1
-	MULSD (R12), X1
-	UCOMISD X3, X1
-	JA found
-	SUBSD X1, X3
-
-scannext:
-	ADDQ $16, R12
-	INCQ SI
-	CMPQ SI, CX
-	JLT scan
-	MOVQ R13, SI
-	XORPS X3, X3
-
-found:
-	// The member: i = min(int32(x / w[c][b]), cnt-1), l = mem[base+i].
-	LEAQ Bucket_w(DI)(BX*8), R12
-	MOVQ SI, R13
-	SHLQ $4, R13
-	DIVSD (R12)(R13*1), X3
-	CVTTSD2SL X3, AX
-	MOVL bclass_cnt(R10)(SI*8), BX
-	DECL BX
-	CMPL AX, BX
-	CMOVLGT BX, AX
-	ADDL bclass_base(R10)(SI*8), AX
-	MOVQ Bucket_mem(DI), R8
-	MOVLQSX AX, AX
-	MOVL (R8)(AX*4), DX
-
-	// sl += lw[c].
-	MOVUPD Bucket_lw(DI)(R13*1), X1
-	MOVUPD (walkArgs_walkSums+walkSums_sl)(R11), X2
-	ADDPD X1, X2
-	MOVUPD X2, (walkArgs_walkSums+walkSums_sl)(R11)
-
-	// remove(l, c).
-	DECL bclass_cnt(R10)(SI*8)
-	MOVL bclass_cnt(R10)(SI*8), BX
-	ADDL bclass_base(R10)(SI*8), BX
-	MOVL (R8)(BX*4), BX
-	MOVQ Bucket_bits(DI), R9
-	MOVQ DX, R13
-	SHLQ $4, R13
-	MOVLQSX bbit_pos(R9)(R13*1), AX
-	MOVL BX, (R8)(AX*4)
-	SHLQ $4, BX
-	MOVL AX, bbit_pos(R9)(BX*1)
-	MOVL $-1, bbit_pos(R9)(R13*1)
-
-	// path[i] = l; flip it.
-	MOVQ walkArgs_path(R11), R8
-	MOVQ i-8(SP), R9
-	MOVL DX, (R8)(R9*4)
-	MOVQ DX, AX
-	TAKE
-	MOVQ a+8(FP), R11
-	MOVLQSX BX, BX
-	ADDQ BX, walkArgs_dq(R11)
-	MOVQ i-8(SP), R9
-	INCQ R9
-	MOVQ R9, i-8(SP)
-	CMPQ R9, walkArgs_k(R11)
-	JLT step
-
-	// release: insert the path's bits back in order.
-	MOVQ bk+0(FP), DI
-	MOVQ walkArgs_path(R11), SI
-	MOVQ walkArgs_k(R11), CX
-	MOVQ Bucket_bits(DI), R8
-	MOVQ Bucket_mem(DI), R9
-	LEAQ Bucket_cla(DI), R10
-
-release:
-	MOVL (SI), AX
-	MOVQ AX, DX
-	SHLQ $4, DX
-	MOVBLZX bbit_c(R8)(DX*1), BX
-	ANDL $(const_maxClasses-1), BX
-	MOVL bclass_cnt(R10)(BX*8), R13
-	MOVL bclass_base(R10)(BX*8), R14
-	ADDL R13, R14
-	MOVL AX, (R9)(R14*4)
-	MOVL R14, bbit_pos(R8)(DX*1)
-	INCL R13
-	MOVL R13, bclass_cnt(R10)(BX*8)
-	DECL (Bucket_tca-Bucket_cla)(R10)(BX*4)
-	ADDQ $4, SI
-	DECQ CX
-	JNZ release
-
-	// The record's last row: the counts after the walk.
-	MOVQ walkArgs_rec(R11), R8
-	TESTQ R8, R8
-	JZ wdone
-	MOVQ Bucket_cl+8(DI), CX
-	MOVQ walkArgs_k(R11), AX
-	DECQ AX
-	IMULQ CX, AX
-	LEAQ (R8)(AX*4), R8
-	XORL BX, BX
-
-lastrow:
-	MOVL bclass_cnt(R10)(BX*8), AX
-	MOVL AX, (R8)(BX*4)
-	INCQ BX
-	CMPQ BX, CX
-	JLT lastrow
-
-wdone:
+	MOVLQSX l+8(FP), AX
+	TAKE(MOVL, 4, Bucket_edges32)
+	MOVQ q-8(SP), BX
+	MOVL BX, ret+16(FP)
 	RET
 
-// func reverseAsm(bk *Bucket, a *revArgs)
+// func pcgFill(st *[2]uint64, u *uint64, n int)
 //
-// Bucket.ReverseLogProbs past its checks: the path bits' overlay, then
-// each walk, last first (the loop of Bucket.reverseGo: per flip, last
-// first, X0 = [z0, z1] from the record's row less fca, the logProd
-// products, the log-weights, and the bit's un-flip on the overlay, moving
-// the counts of its used neighbours), then the overlay's marks cleared.
-// Across steps only the frame and the arguments survive: the walk wk at
-// wk-8(SP), the flip m at m-16(SP), the walk's first flip at lo-24(SP),
-// its sums at s-32(SP).
-TEXT ·reverseAsm(SB), NOSPLIT, $32-16
-	MOVQ bk+0(FP), DI
-	MOVQ a+8(FP), R11
-
-	// The overlay: each path bit's q and spin, once.
-	MOVQ revArgs_path(R11), SI
-	MOVQ revArgs_n(R11), CX
-	MOVQ Bucket_bits(DI), R8
-	MOVQ Bucket_ovl(DI), R13
-	XORL BX, BX
-
-ovset:
-	MOVL (SI), AX
-	SHLQ $4, AX
-	ADDQ R8, AX
-	MOVL bbit_ov(AX), DX
-	TESTL DX, DX
-	JNS ovnext
-	MOVL BX, bbit_ov(AX)
-	LEAQ (BX)(BX*2), DX
-	LEAQ (R13)(DX*4), DX
-	MOVL bbit_qb(AX), R14
-	MOVL R14, bover_qb(DX)
-	MOVWLSX bbit_s(AX), R14
-	MOVL R14, bover_s(DX)
-	MOVB $0, bover_used(DX)
-	INCL BX
-
-ovnext:
-	ADDQ $4, SI
-	DECQ CX
-	JNZ ovset
-
-	MOVQ revArgs_nw(R11), AX
-	DECQ AX
-	MOVQ AX, wk-8(SP)
-
-walk:
-	MOVQ bk+0(FP), DI
-	MOVQ a+8(FP), R11
-	MOVQ wk-8(SP), AX
-	MOVQ revArgs_bounds(R11), SI
-	MOVQ (SI)(AX*8), R9
-	MOVQ R9, lo-24(SP)
-	MOVQ 8(SI)(AX*8), R10
-	MOVQ revArgs_sums(R11), R12
-	IMUL3Q $walkSums__size, AX, AX
-	ADDQ AX, R12
-	MOVQ R12, s-32(SP)
-	MOVQ $0x3ff0000000000000, AX
-	MOVQ AX, walkSums_m(R12)
-	MOVQ AX, (walkSums_m+8)(R12)
-	MOVQ $0, walkSums_e(R12)
-	MOVQ $0, (walkSums_e+8)(R12)
-	MOVQ $0, walkSums_sl(R12)
-	MOVQ $0, (walkSums_sl+8)(R12)
-	MOVQ Bucket_cl+8(DI), CX
-	XORL BX, BX
-
-clear:
-	MOVL $0, Bucket_fca(DI)(BX*4)
-	INCQ BX
-	CMPQ BX, CX
-	JLT clear
-
-	DECQ R10
-	MOVQ R10, m-16(SP)
-	CMPQ R10, R9
-	JLT unused
-
-rstep:
-	MOVQ bk+0(FP), DI
-	MOVQ s-32(SP), R11
-	MOVQ m-16(SP), R9
-	MOVQ Bucket_cl+8(DI), CX
+// pcgFill is n draws of math/rand/v2's PCG from the state st = {hi, lo}
+// into u[:n], and the state after them into st: the 128-bit LCG step
+// state = state * mul + inc and the DXSM output, as (*rand.PCG).Uint64,
+// with the state and the constants in registers.
+TEXT ·pcgFill(SB), NOSPLIT, $0-24
+	MOVQ st+0(FP), DI
+	MOVQ u+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ 0(DI), R8
+	MOVQ 8(DI), R9
+	MOVQ $4865540595714422341, R10
+	MOVQ $2549297995355413924, R11
+	MOVQ $1442695040888963407, R12
+	MOVQ $6364136223846793005, R13
+	MOVQ $0xda942042e4dd58b5, R14
+	TESTQ CX, CX
+	JLE pcgdone
+pcgloop:
 	MOVQ R9, AX
-	IMULQ CX, AX
-	MOVQ Bucket_rec(DI), R8
-	LEAQ (R8)(AX*4), R8
-	LEAQ Bucket_w(DI), R12
-
-	NORMS(LOADREV2, LOADREV1, rsumpair, rsumtail, rsummed)
-
-rsummed:
-	LOGPROD(0)
-
-	// l = path[m], SI = its overlay, sl += lw[its class].
-	MOVQ a+8(FP), AX
-	MOVQ revArgs_path(AX), AX
-	MOVLQSX (AX)(R9*4), AX
-	MOVQ Bucket_bits(DI), R8
-	MOVQ AX, BX
-	SHLQ $4, BX
-	MOVLQSX bbit_ov(R8)(BX*1), BX
-	LEAQ (BX)(BX*2), BX
-	MOVQ Bucket_ovl(DI), R13
-	LEAQ (R13)(BX*4), SI
-	MOVQ Bucket_cls(DI), R12
-	MOVL bover_qb(SI), BX
-	MOVBLZX (R12)(BX*1), DX
-	ANDL $(const_maxClasses-1), DX
-	SHLQ $4, DX
-	MOVUPD Bucket_lw(DI)(DX*1), X1
-	MOVUPD walkSums_sl(R11), X2
-	ADDPD X1, X2
-	MOVUPD X2, walkSums_sl(R11)
-
-	// Un-flip l; DX = its new spin.
-	MOVL bover_s(SI), DX
-	NEGL DX
-	MOVL DX, bover_s(SI)
-	MOVL Bucket_r(DI), R15
-	SHLL $1, R15
-	SUBL BX, R15
-	MOVL R15, bover_qb(SI)
-
-	// Its neighbours on the path: R15 the edge, CX the edges left.
-	MOVQ Bucket_start(DI), R15
-	MOVLQSX (R15)(AX*4), R14
-	MOVLQSX 4(R15)(AX*4), CX
-	SUBQ R14, CX
-	JLE rnbdone
-	MOVQ Bucket_edges(DI), R15
-	LEAQ (R15)(R14*8), R15
-
-rnb:
-	MOVL 0(R15), AX
-	SHLQ $4, AX
-	MOVLQSX bbit_ov(R8)(AX*1), AX
-	TESTQ AX, AX
-	JS rnbnext
-	LEAQ (AX)(AX*2), AX
-	LEAQ (R13)(AX*4), AX
-	MOVL bover_qb(AX), BX
-	MOVL 4(R15), R14
-	IMULL DX, R14
-	IMULL bover_s(AX), R14
-	ADDL BX, R14
-	MOVL R14, bover_qb(AX)
-	CMPB bover_used(AX), $0
-	JEQ rnbnext
-	MOVBLZX (R12)(BX*1), BX
-	ANDL $(const_maxClasses-1), BX
-	DECL Bucket_fca(DI)(BX*4)
-	MOVBLZX (R12)(R14*1), R14
-	ANDL $(const_maxClasses-1), R14
-	INCL Bucket_fca(DI)(R14*4)
-
-rnbnext:
-	ADDQ $8, R15
+	MULQ R10
+	IMULQ R10, R8
+	IMULQ R11, R9
+	ADDQ R9, R8
+	ADDQ DX, R8
+	ADDQ R12, AX
+	ADCQ R13, R8
+	MOVQ AX, R9
+	MOVQ R8, BX
+	MOVQ R8, DX
+	SHRQ $32, DX
+	XORQ DX, BX
+	IMULQ R14, BX
+	MOVQ BX, DX
+	SHRQ $48, DX
+	XORQ DX, BX
+	MOVQ R9, DX
+	ORQ $1, DX
+	IMULQ DX, BX
+	MOVQ BX, (SI)
+	ADDQ $8, SI
 	DECQ CX
-	JNZ rnb
-
-rnbdone:
-	MOVB $1, bover_used(SI)
-	MOVL bover_qb(SI), BX
-	MOVBLZX (R12)(BX*1), BX
-	ANDL $(const_maxClasses-1), BX
-	INCL Bucket_fca(DI)(BX*4)
-	MOVQ m-16(SP), R9
-	DECQ R9
-	MOVQ R9, m-16(SP)
-	CMPQ R9, lo-24(SP)
-	JGE rstep
-
-unused:
-	// The walk's bits are available again to the walk before it.
-	MOVQ bk+0(FP), DI
-	MOVQ a+8(FP), R11
-	MOVQ wk-8(SP), AX
-	MOVQ revArgs_bounds(R11), SI
-	MOVQ (SI)(AX*8), R9
-	MOVQ 8(SI)(AX*8), CX
-	SUBQ R9, CX
-	JLE nextwalk
-	MOVQ revArgs_path(R11), SI
-	LEAQ (SI)(R9*4), SI
-	MOVQ Bucket_bits(DI), R8
-	MOVQ Bucket_ovl(DI), R13
-
-unuse:
-	MOVL (SI), AX
-	SHLQ $4, AX
-	MOVLQSX bbit_ov(R8)(AX*1), AX
-	LEAQ (AX)(AX*2), AX
-	MOVB $0, bover_used(R13)(AX*4)
-	ADDQ $4, SI
-	DECQ CX
-	JNZ unuse
-
-nextwalk:
-	MOVQ wk-8(SP), AX
-	DECQ AX
-	MOVQ AX, wk-8(SP)
-	JGE walk
-
-	// Clear the overlay's marks.
-	MOVQ revArgs_path(R11), SI
-	MOVQ revArgs_n(R11), CX
-	MOVQ Bucket_bits(DI), R8
-
-reset:
-	MOVL (SI), AX
-	SHLQ $4, AX
-	MOVL $-1, bbit_ov(R8)(AX*1)
-	ADDQ $4, SI
-	DECQ CX
-	JNZ reset
+	JNZ pcgloop
+pcgdone:
+	MOVQ R8, 0(DI)
+	MOVQ R9, 8(DI)
 	RET

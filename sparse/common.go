@@ -2,7 +2,6 @@ package sparse
 
 import (
 	"fmt"
-	"math"
 
 	"sardonics/model"
 )
@@ -28,25 +27,6 @@ func initSpins(m *model.Ising, init []int8) []int8 {
 	}
 	return s
 }
-
-// logProd accumulates log prod_i Z_i without a logarithm per step: the
-// product is kept as a mantissa in [0.5, 1) and a binary exponent. Every
-// Z_i lies in [exp(-690), M exp(690)] (saw.LogWeight is clamped), so
-// mantissa*Z_i is always a normal float64 for M up to about 1e8.
-type logProd struct {
-	m float64
-	e int
-}
-
-func newLogProd() logProd { return logProd{m: 1} }
-
-func (p *logProd) mul(z float64) {
-	b := math.Float64bits(p.m * z)
-	p.e += int(b>>52&0x7ff) - 1022
-	p.m = math.Float64frombits(b&^(0x7ff<<52) | 1022<<52)
-}
-
-func (p *logProd) log() float64 { return math.Log(p.m) + float64(p.e)*math.Ln2 }
 
 // journal makes undone flips restore the energy exactly: flipping the bit
 // flipped last returns the state before that flip, so the energy saved

@@ -8,7 +8,13 @@
 //     couplings.
 //   - Bucket groups the available bits by their energy change dE, which
 //     must take few distinct values (integer couplings and fields, at most
-//     64 classes; see Qualifies): O(classes) draws and O(1) updates.
+//     64 classes; see Qualifies): O(classes) draws and O(1) updates. A
+//     flip takes two uniform draws: the class from all class prefix sums
+//     compared at once, the member from the first of the second draw's
+//     bit fields below the class's count (pick). That member pick barely
+//     moves when the counts change a little, so an engine of 2^17 bits
+//     or more guesses a walk's picks before it runs and prefetches the
+//     memory they will touch (prefetch.go); the guesses change no result.
 //
 // New picks one by name ("auto", "tree", "bucket").
 //

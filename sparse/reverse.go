@@ -34,25 +34,29 @@ func (bk *Bucket) ReverseLogProbs(path []int32, bounds []int, rev [][2]float64) 
 	if bk.recN != len(path) || nw < 0 || bounds[0] != 0 || bounds[nw] != len(path) || len(rev) < nw {
 		return false
 	}
+	for wk := range nw {
+		if bounds[wk] > bounds[wk+1] {
+			panic(fmt.Sprintf("sparse: walk bounds %v", bounds))
+		}
+	}
 	if bk.asm && len(path) > 0 {
-		// The kernel trusts path and bounds: check them as the Go code's
-		// indexing would.
+		// The kernels trust path: check it as the Go code's indexing
+		// would.
 		for _, l := range path {
 			if uint(l) >= uint(bk.n) {
 				panic(fmt.Sprintf("sparse: bit %d of %d in a reverse path", l, bk.n))
 			}
 		}
-		for wk := range nw {
-			if bounds[wk] > bounds[wk+1] {
-				panic(fmt.Sprintf("sparse: walk bounds %v", bounds))
-			}
-		}
 		bk.ovl = slices.Grow(bk.ovl[:0], len(path))[:len(path)]
 		bk.rsums = slices.Grow(bk.rsums[:0], nw)[:nw]
-		reverseAsm(bk, &revArgs{path: &path[0], n: len(path), bounds: &bounds[0], nw: nw, sums: &bk.rsums[0]})
-		for wk, a := range bk.rsums {
-			p0, p1 := logProd{a.m[0], a.e[0]}, logProd{a.m[1], a.e[1]}
-			rev[nw-1-wk] = [2]float64{a.sl[0] - p0.log(), a.sl[1] - p1.log()}
+		a := revAllArgs{path: &path[0], n: len(path), bounds: &bounds[0], nw: nw, sums: &bk.rsums[0]}
+		if bk.edges != nil {
+			reverseAsm8(bk, &a)
+		} else {
+			reverseAsm32(bk, &a)
+		}
+		for wk := range bk.rsums {
+			rev[nw-1-wk] = bk.rsums[wk].logs()
 		}
 		return true
 	}
@@ -69,13 +73,17 @@ func (bk *Bucket) ReverseLogProbs(path []int32, bounds []int, rev [][2]float64) 
 	for wk := nw - 1; wk >= 0; wk-- {
 		seg := path[bounds[wk]:bounds[wk+1]]
 		clear(bk.fca[:nc])
-		var a walkSums
-		bk.reverseGo(seg, bk.rec[bounds[wk]*nc:bounds[wk+1]*nc], &a)
+		ws := newWalkSums()
+		rec := bk.rec[bounds[wk]*nc : bounds[wk+1]*nc]
+		if bk.edges != nil {
+			reverse(bk, bk.edges, seg, rec, &ws)
+		} else {
+			reverse(bk, bk.edges32, seg, rec, &ws)
+		}
 		for _, l := range seg {
 			ovl[bits[l].ov].used = false
 		}
-		p0, p1 := logProd{a.m[0], a.e[0]}, logProd{a.m[1], a.e[1]}
-		rev[nw-1-wk] = [2]float64{a.sl[0] - p0.log(), a.sl[1] - p1.log()}
+		rev[nw-1-wk] = ws.logs()
 	}
 	for _, l := range path {
 		bits[l].ov = -1
@@ -83,9 +91,9 @@ func (bk *Bucket) ReverseLogProbs(path []int32, bounds []int, rev [][2]float64) 
 	return true
 }
 
-// revArgs are reverseAsm's inputs: the move's path[:n], its walks'
-// bounds[:nw+1] (checked), and sums[:nw] for each walk's sums.
-type revArgs struct {
+// revAllArgs are the reverse kernels' inputs: the move's path[:n], its
+// walks' bounds[:nw+1] (checked), and sums[:nw] for each walk's sums.
+type revAllArgs struct {
 	path   *int32
 	n      int
 	bounds *int
@@ -93,46 +101,46 @@ type revArgs struct {
 	sums   *walkSums
 }
 
-// reverseGo scores one reverse walk of ReverseLogProbs (the path bits'
-// overlay set up, fca cleared), the heart of the reference for
-// reverseAsm. rec holds the record's rows of seg's flips.
-func (bk *Bucket) reverseGo(seg []int32, rec []int32, sums *walkSums) {
-	bits, cls, edges, start, ovl := bk.bits, bk.cls, bk.edges, bk.start, bk.ovl
+// reverse scores one reverse walk of ReverseLogProbs (the path bits'
+// overlay set up, fca cleared). rec holds the record's rows of seg's
+// flips.
+func reverse[E coef](bk *Bucket, jq []E, seg []int32, rec []int32, ws *walkSums) {
+	bits, cls, ovl := bk.bits, bk.cls, bk.ovl
 	nc := len(bk.cl)
-	w := bk.w[:nc]
+	w := &bk.w
 	fcnt := &bk.fca // indexed by class & (maxClasses-1): no bounds checks
 	r2 := 2 * bk.r
-	p0, p1 := newLogProd(), newLogProd()
-	var sl [2]float64
 	for m := len(seg) - 1; m >= 0; m-- {
 		rc := rec[m*nc : (m+1)*nc]
-		fc, w := fcnt[:len(rc)], w[:len(rc)]
 		var z0, z1 float64
 		for c := range rc { // the order of Bucket.norms
-			f := float64(rc[c] - fc[c])
-			z0 += f * w[c][0]
-			z1 += f * w[c][1]
+			f := float64(rc[c] - fcnt[c&(maxClasses-1)])
+			z0 += f * w[c&(maxClasses-1)][0]
+			z1 += f * w[c&(maxClasses-1)][1]
 		}
-		p0.mul(z0)
-		p1.mul(z1)
+		ws.mul(z0, z1)
 		l := seg[m]
 		o := &ovl[bits[l].ov]
 		c := cls[o.qb] & (maxClasses - 1)
-		sl[0] += bk.lw[c][0]
-		sl[1] += bk.lw[c][1]
+		ws.sl[0] += bk.lw[c][0]
+		ws.sl[1] += bk.lw[c][1]
 		// Un-flip l: its q changes sign, its neighbours' q by
 		// 2 J s_l(new) s_j / (2g).
 		s := -o.s
 		o.s = s
 		o.qb = r2 - o.qb
-		for _, e := range edges[start[l]:start[l+1]] {
-			k := bits[e.j].ov
+		lo, hi := bk.row(l)
+		adj := bk.adj[lo:hi]
+		jr := jq[lo:hi]
+		jr = jr[:len(adj)]
+		for e, j := range adj {
+			k := bits[j].ov
 			if k < 0 {
 				continue
 			}
 			oj := &ovl[k]
 			old := oj.qb
-			nq := old + e.jq*s*oj.s
+			nq := old + int32(jr[e])*s*oj.s
 			oj.qb = nq
 			if oj.used {
 				fcnt[cls[old]&(maxClasses-1)]--
@@ -142,7 +150,6 @@ func (bk *Bucket) reverseGo(seg []int32, rec []int32, sums *walkSums) {
 		o.used = true
 		fcnt[cls[o.qb]&(maxClasses-1)]++
 	}
-	*sums = walkSums{m: [2]float64{p0.m, p1.m}, e: [2]int{p0.e, p1.e}, sl: sl}
 }
 
 // FastAcceptance is where the fast reverse pays (see saw.FastReverser):

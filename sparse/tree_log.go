@@ -2,12 +2,14 @@ package sparse
 
 import "math"
 
-// tlogProd is logProd with a faster final logarithm: it accumulates
-// log prod_i Z_i as a mantissa in [0.5, 1) and a binary exponent, and its
-// log evaluates log(mantissa) from a table of 256 points and a degree-6
-// series (no division), within about 2 ulps of math.Log. Walk, Replay and
+// tlogProd accumulates log prod_i Z_i without a logarithm per step, as a
+// mantissa in [0.5, 1) and a binary exponent (every Z_i is a positive
+// normal number, and so is mantissa*Z_i), and its log evaluates
+// log(mantissa) from a table of 256 points and a degree-6 series (no
+// division), within about 2 ulps of math.Log. The tree's Walk, Replay and
 // ReverseLogProbs all use it, so their log-probabilities are the same
-// function of the same integers.
+// function of the same integers; the bucket's walkSums keeps the same pair
+// for both biases.
 type tlogProd struct {
 	m float64
 	e int
