@@ -27,24 +27,32 @@
 //     reverse walk's normalizers are rebuilt from the forward walk's
 //     recorded sums (ReverseLogProbs) to the bit of a replay.
 //   - Energies in float64 from the model's own couplings: a flip's dE is
-//     2 s_k (h_k + J_k . s), one dot product over row k in a fixed lane
-//     order, so no float64 field needs keeping; the energy is refreshed
-//     from scratch every refreshEvery flips.
+//     2 s_k (h_k + J_k . s), a dot product over row k in a fixed lane
+//     order (Dot32, Dot64), so no float64 field needs keeping; the energy
+//     is refreshed from scratch every refreshEvery flips.
 //
-// The pass over row k (F, classes, two gathers of weight pairs, masks,
-// block sums) and the dot product run in AVX2 assembly when the CPU has it
-// (cpuid at run time); -tags purego (and other architectures) gives the Go
-// loops, which give the same bits (TestKernelsAgree): the kernels do
-// integer work, exact products by +-1 and +-2, and float64 sums in one
-// fixed order.
+// # Per flip
+//
+// A flip of spin k is one pass over row k (update): F += 2 s_k' Q_k, each
+// spin's class, its weight pair gathered from dense.Bias.Pairs and stored
+// whole, the block sums and, for a float32 matrix, J_k . s. Spins the walk
+// has taken get weights like the others and are zeroed after the pass
+// (O(k)). The pass runs in AVX2 assembly when the CPU has it (cpuid at run
+// time); -tags purego (and other architectures) gives the Go loops, which
+// give the same bits (TestKernelsAgree): the kernels do integer work,
+// exact products by +-1 and +-2, and float64 sums in one fixed order. The
+// engine implements saw.FastReverser as the RBM engine does: the reverse
+// walks are scored from the forward walks' recorded sums, and a rejected
+// move is undone by flipping its spins' fixed-point rows back.
 //
 // # The fields of the single-site chains
 //
-// Fields keeps f_i = h_i + sum_j J_ij s_j for every spin, so that a
-// Metropolis or heat-bath proposal reads one number (a rejection is O(1))
-// and an accepted flip adds 2 s_k' J_k to all of them in one vectorised
-// pass (AddRow).
+// Package baseline's dense Metropolis and Gibbs keep every local field
+// f_i = h_i + sum_j J_ij s_j, so that a proposal reads one number (a
+// rejection is O(1)) and an accepted flip adds 2 s_k' J_k to all of them
+// in one vectorised pass (AddRow32, AddRow64; Field computes one from
+// scratch in Dot32's order).
 //
-// Engines and Fields are not safe for concurrent use; a Quant and the
-// model's matrix are read-only and shared by every engine of a model.
+// An Engine is not safe for concurrent use; a Quant and the model's
+// matrix are read-only and shared by every engine of a model.
 package denseising

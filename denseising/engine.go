@@ -24,9 +24,8 @@ type Engine struct {
 	d      *model.Dense
 	q      *Quant
 	s      []int8
-	F      []int32  // fixed-point fields (exact)
-	t      *table   // pick weights
-	mask   []uint32 // all ones for an available spin, 0 for a taken one
+	F      []int32 // fixed-point fields (exact)
+	t      *table  // pick weights (0 for a taken spin)
 	gamma  [2]float64
 	wf     saw.Weight
 	bias   *dense.Bias
@@ -56,12 +55,8 @@ func New(d *model.Dense, init []int8) *Engine {
 		s:     make([]int8, n),
 		F:     make([]int32, n),
 		t:     newTable(n),
-		mask:  make([]uint32, n),
 		gamma: [2]float64{1, 1},
 		every: max(RefreshEvery, 64*n),
-	}
-	for i := range e.mask {
-		e.mask[i] = ^uint32(0)
 	}
 	e.bias = e.biases.Get(e.q.S-1, 1, 1, saw.Logistic)
 	if init == nil {
@@ -156,7 +151,7 @@ func (e *Engine) prepare() {
 		e.refresh()
 	}
 	if e.stale {
-		weigh(useAVX2, e.bias, e.s, e.F, e.mask, e.t.w[0], e.t.w[1], e.t.bs[0], e.t.bs[1])
+		weigh(useAVX2, e.bias, e.s, e.F, e.t.w, e.t.bs[0], e.t.bs[1])
 		e.t.total()
 		e.stale = false
 	}
@@ -174,10 +169,24 @@ func (e *Engine) flipSpin(l int) int8 {
 	return -sl
 }
 
-// flipWeighed flips spin l and updates every field, weight and sum.
-func (e *Engine) flipWeighed(l int) {
-	m := 2 * int32(e.flipSpin(l))
-	update(useAVX2, e.bias, e.s, e.F, e.mask, e.row(l), e.t.w[0], e.t.w[1], m, e.t.bs[0], e.t.bs[1])
+// flipWeighed flips spin l and updates every field, weight and sum in one
+// pass over row l, which also gives l's field for the energy (Field's dot
+// product, the same bits: J_ll = 0, so l's own spin adds a zero); the
+// spins of walk (l included) are then taken.
+func (e *Engine) flipWeighed(l int, walk []int32) {
+	sl := e.s[l]
+	e.s[l] = -sl
+	n := e.n
+	var dot float64
+	if e.d.J32 != nil {
+		dot = update(useAVX2, e.bias, e.s, e.F, e.row(l), e.t.w, -2*int32(sl), e.t.bs[0], e.t.bs[1], e.d.J32[l*n:(l+1)*n])
+	} else {
+		update(useAVX2, e.bias, e.s, e.F, e.row(l), e.t.w, -2*int32(sl), e.t.bs[0], e.t.bs[1], nil)
+		dot = Dot64(e.d.J64[l*n:(l+1)*n], e.s)
+	}
+	e.e += 2 * float64(sl) * (e.d.H[l] + dot)
+	e.since++
+	e.t.takeAll(walk)
 	e.t.total()
 }
 
@@ -189,20 +198,10 @@ func (e *Engine) flipFields(l int) {
 	e.stale = true
 }
 
-// take flips available spin l within a walk: it becomes unavailable and
-// the weights and sums are brought up to date.
-func (e *Engine) take(l int) {
-	e.mask[l] = 0
-	e.t.set(l, 0, 0)
-	e.flipWeighed(l)
-}
-
 // release makes the spins of path available again with their weights.
 func (e *Engine) release(path []int32) {
 	for _, l := range path {
-		e.mask[l] = ^uint32(0)
-		c := e.bias.Class(e.s[l], e.F[l])
-		e.t.set(int(l), e.bias.W[0][c], e.bias.W[1][c])
+		e.t.set(int(l), e.bias.Pairs[e.bias.Class(e.s[l], e.F[l])])
 	}
 }
 
@@ -226,8 +225,8 @@ func (e *Engine) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64,
 	for range k {
 		l := e.t.draw(b, dense.Uniform(r, e.t.z[b]))
 		e.logPick(&lf, l)
-		e.take(l)
 		path = append(path, int32(l))
+		e.flipWeighed(l, path[start:])
 		e.rec.add(e.t.z)
 	}
 	e.release(path[start:])
@@ -251,11 +250,15 @@ func (e *Engine) Replay(path []int32, backwards bool) ([2]float64, float64) {
 			t = len(path) - 1 - t
 		}
 		l := int(path[t])
-		if e.mask[l] == 0 {
+		if e.t.w[l] == 0 {
 			panic(fmt.Sprintf("denseising: Replay path repeats spin %d", l))
 		}
 		e.logPick(&lf, l)
-		e.take(l)
+		if backwards {
+			e.flipWeighed(l, path[t:])
+		} else {
+			e.flipWeighed(l, path[:t+1])
+		}
 		e.rec.add(e.t.z)
 	}
 	e.release(path)

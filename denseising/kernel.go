@@ -13,23 +13,32 @@ const (
 	halfClasses = dense.Classes / 2
 )
 
-// update applies a flip of the spin with couplings q (its fixed-point row)
-// to every spin: F += m q (m = +-2, the change of the flipped spin), then
-// recomputes each spin's weights at both biases from tb (its class from
-// s_j F_j, ANDed with its mask) and writes each block's sums to bs0, bs1.
-func update(avx bool, tb *dense.Bias, s []int8, F []int32, mask []uint32, q []int16, w0, w1 []uint32, m int32, bs0, bs1 []uint64) {
+// update applies a flip of the spin with fixed-point couplings q to every
+// spin: F += m q (m = +-2, the change of the flipped spin), then writes
+// each spin's weights at both biases, tb's pair of its class (class from
+// s_j F_j), to w, and each block's sums to bs0, bs1. Taken spins get
+// their weights like the others (the engine zeroes them after). With row
+// set (row and s of the same length as F), it also returns Dot32(row, s),
+// computed in the same pass.
+func update(avx bool, tb *dense.Bias, s []int8, F []int32, q []int16, w []uint64, m int32, bs0, bs1 []uint64, row []float32) float64 {
 	n := len(F)
-	s, mask, q, w0, w1 = s[:n], mask[:n], q[:n], w0[:n], w1[:n]
-	a := 0
-	if avx && n >= 8 {
-		a = n &^ 7
+	s, q, w = s[:n], q[:n], w[:n]
+	a, t, dot := 0, n&^(dotLanes-1), 0.0
+	if avx && n >= dotLanes {
+		a = t
 		_, _ = bs0[(a-1)/blockBits], bs1[(a-1)/blockBits]
-		updateAVX2(&tb.Pairs, uint64(tb.Shift&31), &s[0], &F[0], &mask[0], &q[0], &w0[0], &w1[0], a, m, &bs0[0], &bs1[0])
+		var r *float32
+		if row != nil {
+			r = &row[:n][0]
+		}
+		dot = updateAVX2(&tb.Pairs, uint64(tb.Shift&31), &s[0], &F[0], &q[0], &w[0], a, m, &bs0[0], &bs1[0], r)
+	} else if row != nil {
+		dot = dotGo(row[:t], s[:t])
 	}
 	for a < n {
 		bl := a / blockBits
 		b := min((bl+1)*blockBits, n)
-		y0, y1 := updateGo(&tb.W[0], &tb.W[1], tb.Shift&31, s[a:b], F[a:b], mask[a:b], q[a:b], w0[a:b], w1[a:b], m)
+		y0, y1 := updateGo(&tb.Pairs, tb.Shift&31, s[a:b], F[a:b], q[a:b], w[a:b], m)
 		if a%blockBits != 0 { // the kernel did the start of this block
 			y0 += bs0[bl]
 			y1 += bs1[bl]
@@ -37,22 +46,26 @@ func update(avx bool, tb *dense.Bias, s []int8, F []int32, mask []uint32, q []in
 		bs0[bl], bs1[bl] = y0, y1
 		a = b
 	}
+	if row == nil {
+		return 0
+	}
+	return dotTail(dot, row[t:n], s[t:])
 }
 
-// weigh is update without a field change (q nil).
-func weigh(avx bool, tb *dense.Bias, s []int8, F []int32, mask []uint32, w0, w1 []uint32, bs0, bs1 []uint64) {
+// weigh is update without a field change (q nil, no dot).
+func weigh(avx bool, tb *dense.Bias, s []int8, F []int32, w []uint64, bs0, bs1 []uint64) {
 	n := len(F)
-	s, mask, w0, w1 = s[:n], mask[:n], w0[:n], w1[:n]
+	s, w = s[:n], w[:n]
 	a := 0
 	if avx && n >= 8 {
 		a = n &^ 7
 		_, _ = bs0[(a-1)/blockBits], bs1[(a-1)/blockBits]
-		weighAVX2(&tb.Pairs, uint64(tb.Shift&31), &s[0], &F[0], &mask[0], &w0[0], &w1[0], a, &bs0[0], &bs1[0])
+		weighAVX2(&tb.Pairs, uint64(tb.Shift&31), &s[0], &F[0], &w[0], a, &bs0[0], &bs1[0])
 	}
 	for a < n {
 		bl := a / blockBits
 		b := min((bl+1)*blockBits, n)
-		y0, y1 := updateGo(&tb.W[0], &tb.W[1], tb.Shift&31, s[a:b], F[a:b], mask[a:b], nil, w0[a:b], w1[a:b], 0)
+		y0, y1 := updateGo(&tb.Pairs, tb.Shift&31, s[a:b], F[a:b], nil, w[a:b], 0)
 		if a%blockBits != 0 {
 			y0 += bs0[bl]
 			y1 += bs1[bl]
@@ -63,10 +76,10 @@ func weigh(avx bool, tb *dense.Bias, s []int8, F []int32, mask []uint32, w0, w1 
 }
 
 // updateGo is update (q != nil) or weigh (q nil) in Go on the spins of one
-// block; it returns their weight sums.
-func updateGo(t0, t1 *[dense.Classes]uint32, sh uint, s []int8, F []int32, mask []uint32, q []int16, w0, w1 []uint32, m int32) (z0, z1 uint64) {
+// block, without the dot product; it returns their weight sums.
+func updateGo(pairs *[dense.Classes]uint64, sh uint, s []int8, F []int32, q []int16, w []uint64, m int32) (z0, z1 uint64) {
 	n := len(F)
-	s, mask, w0, w1 = s[:n], mask[:n], w0[:n], w1[:n]
+	s, w = s[:n], w[:n]
 	if q != nil {
 		q = q[:n]
 		for j := range F {
@@ -76,11 +89,10 @@ func updateGo(t0, t1 *[dense.Classes]uint32, sh uint, s []int8, F []int32, mask 
 	for j, x := range F {
 		c := (int32(s[j]) * x) >> sh
 		c = min(max(c, -halfClasses), halfClasses-1) + halfClasses
-		mj := mask[j]
-		a, b := t0[c&(dense.Classes-1)]&mj, t1[c&(dense.Classes-1)]&mj
-		w0[j], w1[j] = a, b
-		z0 += uint64(a)
-		z1 += uint64(b)
+		p := pairs[c&(dense.Classes-1)]
+		w[j] = p
+		z0 += p & 0xffffffff
+		z1 += p >> 32
 	}
 	return z0, z1
 }
@@ -107,16 +119,16 @@ func addQGo(F []int32, q []int16, m int32) {
 // Row is a row of a dense model's coupling matrix.
 type Row interface{ ~float32 | ~float64 }
 
-// dotLanes is the number of partial sums of Dot32 and Dot64: four AVX2 registers of
-// four float64 each.
+// dotLanes is the number of partial sums of Dot32 and Dot64: four AVX2
+// registers of four float64 each.
 const dotLanes = 16
 
 // Dot32 is sum_j row_j s_j. Element j goes to partial sum j mod 16 (for
 // j below the largest multiple of 16), each added in index order; the
 // partial sums are then combined as ((p_k + p_k+4) + (p_k+8 + p_k+12)) for
 // k = 0..3, then (u_0 + u_2) + (u_1 + u_3); the remaining elements are
-// added in order. Every product is exact (s_j = +-1), so the AVX2 kernel,
-// which adds in that order, gives the same bits.
+// added in order. Every product is exact (s_j = +-1), so the AVX2 kernels,
+// which add in that order, give the same bits.
 func Dot32(row []float32, s []int8) float64 {
 	n := len(row)
 	s = s[:n]
@@ -176,12 +188,12 @@ func dotGo[R Row](row []R, s []int8) float64 {
 
 // AddRow32 adds c times a row of couplings to float64 fields: f += c row,
 // for c = +-2 (so each product is exact and each field is rounded once,
-// however the sum is computed).
+// however the sum is computed: the AVX2 kernel fuses it).
 func AddRow32(f []float64, row []float32, c float64) {
 	n := len(f)
 	row = row[:n]
 	a := 0
-	if useAVX2 && n >= 8 {
+	if useFMA && n >= 8 {
 		a = n &^ 7
 		axpy32AVX2(&f[0], &row[0], a, c)
 	}
@@ -193,7 +205,7 @@ func AddRow64(f []float64, row []float64, c float64) {
 	n := len(f)
 	row = row[:n]
 	a := 0
-	if useAVX2 && n >= 8 {
+	if useFMA && n >= 8 {
 		a = n &^ 7
 		axpy64AVX2(&f[0], &row[0], a, c)
 	}

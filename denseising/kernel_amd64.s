@@ -2,66 +2,81 @@
 
 #include "textflag.h"
 
-// The weight kernels follow dense/update_amd64.s (the same tables, the
-// same WEIGH step); here the row is an int16 fixed-point row of one layer.
+// The weight kernels follow dense/update_amd64.s (the same class
+// arithmetic and tables); here the layer is the whole model, the row an
+// int16 fixed-point row, the weights are stored as the table's pairs
+// (w0 | w1<<32) and the flipped spin's dot product rides along.
 //
 // Register use of update and weigh:
 //   AX: the weight table, both biases interleaved (4096 uint64: w0 | w1<<32)
-//   CX: spins (int8), DX: fixed-point fields (int32), DI: masks (uint32)
-//   R8: the row (int16), R10, R11: weights out (uint32), R12: count (a
-//   multiple of 8), R13: index, BX, R15: block sums out (uint64)
-//   Y0: the multiplier m, X2: shift count, Y3/Y4: -2048/2047, Y5: 2048,
-//   Y6/Y7: sums (4 x uint64), Y8: 0x00000000ffffffff in each quadword.
+//   CX: spins (int8), DX: fixed-point fields (int32), R8: the row (int16),
+//   R9: the float32 row of the dot product, R10: the pairs out (uint64),
+//   R12: count, R13: index, BX, R15: block sums out (uint64)
+//   X8: shift count, Y11: the multiplier m, Y0-Y3: the dot's partial sums
+//   (elements 0-3, 4-7, 8-11, 12-15 of every 16), Y6: the sum of the
+//   pairs (mod 2^64), Y7: the sum of their high halves (w1).
 
-#define SETUP_CONSTS \
-	MOVL $-2048, R14 \
-	VMOVD R14, X3 \
-	VPBROADCASTD X3, Y3 \
-	MOVL $2047, R14 \
-	VMOVD R14, X4 \
-	VPBROADCASTD X4, Y4 \
-	MOVL $2048, R14 \
-	VMOVD R14, X5 \
-	VPBROADCASTD X5, Y5 \
-	VPXOR Y6, Y6, Y6 \
-	VPXOR Y7, Y7, Y7 \
-	VPCMPEQD Y8, Y8, Y8 \
-	VPSRLQ $32, Y8, Y8
+DATA c2048<>+0(SB)/8, $0x0000080000000800
+DATA c2048<>+8(SB)/8, $0x0000080000000800
+DATA c2048<>+16(SB)/8, $0x0000080000000800
+DATA c2048<>+24(SB)/8, $0x0000080000000800
+GLOBL c2048<>(SB), RODATA|NOPTR, $32
 
-// WEIGH: Y9 holds 8 fields; computes their classes, gathers the weight
-// pairs, splits them into w0 and w1, masks and stores them and adds them
-// to Y6, Y7.
-#define WEIGH \
+DATA c4095<>+0(SB)/8, $0x00000fff00000fff
+DATA c4095<>+8(SB)/8, $0x00000fff00000fff
+DATA c4095<>+16(SB)/8, $0x00000fff00000fff
+DATA c4095<>+24(SB)/8, $0x00000fff00000fff
+GLOBL c4095<>(SB), RODATA|NOPTR, $32
+
+// FIELDS: Y9 = F + m q, stored back; Y12 = the spins (int32).
+#define FIELDS \
 	VPMOVSXBD (CX)(R13*1), Y12 \
+	VPMOVSXWD (R8)(R13*2), Y9 \
+	VPMULLD Y11, Y9, Y9 \
+	VPADDD (DX)(R13*4), Y9, Y9 \
+	VMOVDQU Y9, (DX)(R13*4)
+
+// DOT8 adds row_j s_j (exact, widened to float64) of the 8 spins to the
+// partial sums A (the first 4) and B.
+#define DOT8(A, B) \
+	VCVTDQ2PS Y12, Y4 \
+	VMULPS (R9)(R13*4), Y4, Y4 \
+	VCVTPS2PD X4, Y5 \
+	VEXTRACTF128 $1, Y4, X4 \
+	VCVTPS2PD X4, Y4 \
+	VADDPD Y5, A, A \
+	VADDPD Y4, B, B
+
+// WEIGH: Y9 holds 8 fields, Y12 their spins; computes their classes
+// clamp(s F >> shift + 2048, 0, 4095), gathers the weight pairs (two
+// 4-lane 64-bit gathers), stores them and adds them to Y6, their high
+// halves to Y7.
+#define WEIGH \
 	VPSIGND Y12, Y9, Y9 \
-	VPSRAD X2, Y9, Y9 \
-	VPMAXSD Y3, Y9, Y9 \
-	VPMINSD Y4, Y9, Y9 \
-	VPADDD Y5, Y9, Y9 \
+	VPSRAD X8, Y9, Y9 \
+	VPADDD c2048<>(SB), Y9, Y9 \
+	VPXOR Y13, Y13, Y13 \
+	VPMAXSD Y13, Y9, Y9 \
+	VPMINSD c4095<>(SB), Y9, Y9 \
 	VEXTRACTI128 $1, Y9, X10 \
 	VPCMPEQD Y13, Y13, Y13 \
 	VPGATHERDQ Y13, (AX)(X9*8), Y14 \
 	VPCMPEQD Y13, Y13, Y13 \
 	VPGATHERDQ Y13, (AX)(X10*8), Y15 \
-	VSHUFPS $0x88, Y15, Y14, Y10 \
-	VSHUFPS $0xDD, Y15, Y14, Y15 \
-	VPERMQ $0xD8, Y10, Y14 \
-	VPERMQ $0xD8, Y15, Y15 \
-	VMOVDQU (DI)(R13*4), Y12 \
-	VPAND Y12, Y14, Y14 \
-	VPAND Y12, Y15, Y15 \
-	VMOVDQU Y14, (R10)(R13*4) \
-	VMOVDQU Y15, (R11)(R13*4) \
-	VPAND Y8, Y14, Y12 \
-	VPSRLQ $32, Y14, Y14 \
-	VPADDQ Y12, Y6, Y6 \
+	VMOVDQU Y14, (R10)(R13*8) \
+	VMOVDQU Y15, 32(R10)(R13*8) \
 	VPADDQ Y14, Y6, Y6 \
-	VPAND Y8, Y15, Y12 \
+	VPADDQ Y15, Y6, Y6 \
+	VPSRLQ $32, Y14, Y14 \
 	VPSRLQ $32, Y15, Y15 \
-	VPADDQ Y12, Y7, Y7 \
+	VPADDQ Y14, Y7, Y7 \
 	VPADDQ Y15, Y7, Y7
 
-#define SUMS \
+// FLUSH stores the block's sums at (BX) and (R15): sum w1 = the sum of
+// the high halves, sum w0 = the sum of the pairs - (sum w1) << 32 (exact
+// mod 2^64, and the true sum is below 2^64); moves to the next block and
+// clears the sums.
+#define FLUSH \
 	VEXTRACTI128 $1, Y6, X9 \
 	VPADDQ X9, X6, X6 \
 	VPSHUFD $0x4e, X6, X9 \
@@ -69,12 +84,9 @@
 	VEXTRACTI128 $1, Y7, X10 \
 	VPADDQ X10, X7, X7 \
 	VPSHUFD $0x4e, X7, X10 \
-	VPADDQ X10, X7, X7
-
-// FLUSH stores the sums of the block just done at (BX) and (R15), moves
-// them to the next block and clears the sums.
-#define FLUSH \
-	SUMS \
+	VPADDQ X10, X7, X7 \
+	VPSLLQ $32, X7, X10 \
+	VPSUBQ X10, X6, X6 \
 	VMOVQ X6, (BX) \
 	VMOVQ X7, (R15) \
 	ADDQ $8, BX \
@@ -82,68 +94,108 @@
 	VPXOR Y6, Y6, Y6 \
 	VPXOR Y7, Y7, Y7
 
-// func updateAVX2(pairs *[dense.Classes]uint64, sh uint64, s *int8, F *int32, mask *uint32, q *int16, w0, w1 *uint32, n int, m int32, bs0, bs1 *uint64)
+// REDUCE combines the partial sums Y0..Y3 as dotGo does: ((Y0 + Y1) +
+// (Y2 + Y3)), then its lanes (u0 + u2) + (u1 + u3), into X0.
+#define REDUCE \
+	VADDPD Y1, Y0, Y0 \
+	VADDPD Y3, Y2, Y2 \
+	VADDPD Y2, Y0, Y0 \
+	VEXTRACTF128 $1, Y0, X1 \
+	VADDPD X1, X0, X0 \
+	VPERMILPD $1, X0, X1 \
+	VADDSD X1, X0, X0
+
+// func updateAVX2(pairs *[dense.Classes]uint64, sh uint64, s *int8, F *int32, q *int16, w *uint64, n int, m int32, bs0, bs1 *uint64, row *float32) float64
+// n is a multiple of 16; row nil: no dot product (0 returned).
 TEXT ·updateAVX2(SB), NOSPLIT, $0-96
 	MOVQ pairs+0(FP), AX
-	VMOVQ sh+8(FP), X2
+	VMOVQ sh+8(FP), X8
 	MOVQ s+16(FP), CX
 	MOVQ F+24(FP), DX
-	MOVQ mask+32(FP), DI
-	MOVQ q+40(FP), R8
-	MOVQ w0+48(FP), R10
-	MOVQ w1+56(FP), R11
-	MOVQ n+64(FP), R12
-	MOVL m+72(FP), R14
-	VMOVD R14, X0
-	VPBROADCASTD X0, Y0
-	MOVQ bs0+80(FP), BX
-	MOVQ bs1+88(FP), R15
-	SETUP_CONSTS
+	MOVQ q+32(FP), R8
+	MOVQ w+40(FP), R10
+	MOVQ n+48(FP), R12
+	MOVL m+56(FP), R14
+	VMOVD R14, X11
+	VPBROADCASTD X11, Y11
+	MOVQ bs0+64(FP), BX
+	MOVQ bs1+72(FP), R15
+	MOVQ row+80(FP), R9
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
 	XORQ R13, R13
 	TESTQ R12, R12
 	JEQ udone
+	TESTQ R9, R9
+	JEQ nloop
 
-uloop:
-	// F += m q (exact: |F| stays below 2^31)
-	VPMOVSXWD (R8)(R13*2), Y9
-	VPMULLD Y0, Y9, Y9
-	VPADDD (DX)(R13*4), Y9, Y9
-	VMOVDQU Y9, (DX)(R13*4)
+dloop:
+	FIELDS
+	DOT8(Y0, Y1)
+	WEIGH
+	ADDQ $8, R13
+	FIELDS
+	DOT8(Y2, Y3)
 	WEIGH
 	ADDQ $8, R13
 	TESTQ $63, R13
-	JNE ucont
+	JNE dcont
 	FLUSH
 
-ucont:
+dcont:
 	CMPQ R13, R12
-	JLT uloop
+	JLT dloop
+	JMP ulast
+
+nloop:
+	FIELDS
+	WEIGH
+	ADDQ $8, R13
+	FIELDS
+	WEIGH
+	ADDQ $8, R13
+	TESTQ $63, R13
+	JNE ncont
+	FLUSH
+
+ncont:
+	CMPQ R13, R12
+	JLT nloop
+
+ulast:
 	TESTQ $63, R13
 	JEQ udone
 	FLUSH
 
 udone:
+	REDUCE
 	VZEROUPPER
+	MOVSD X0, ret+88(FP)
 	RET
 
-// func weighAVX2(pairs *[dense.Classes]uint64, sh uint64, s *int8, F *int32, mask *uint32, w0, w1 *uint32, n int, bs0, bs1 *uint64)
-TEXT ·weighAVX2(SB), NOSPLIT, $0-80
+// func weighAVX2(pairs *[dense.Classes]uint64, sh uint64, s *int8, F *int32, w *uint64, n int, bs0, bs1 *uint64)
+// n is a multiple of 8.
+TEXT ·weighAVX2(SB), NOSPLIT, $0-64
 	MOVQ pairs+0(FP), AX
-	VMOVQ sh+8(FP), X2
+	VMOVQ sh+8(FP), X8
 	MOVQ s+16(FP), CX
 	MOVQ F+24(FP), DX
-	MOVQ mask+32(FP), DI
-	MOVQ w0+40(FP), R10
-	MOVQ w1+48(FP), R11
-	MOVQ n+56(FP), R12
-	MOVQ bs0+64(FP), BX
-	MOVQ bs1+72(FP), R15
-	SETUP_CONSTS
+	MOVQ w+32(FP), R10
+	MOVQ n+40(FP), R12
+	MOVQ bs0+48(FP), BX
+	MOVQ bs1+56(FP), R15
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
 	XORQ R13, R13
 	TESTQ R12, R12
 	JEQ wdone
 
 wloop:
+	VPMOVSXBD (CX)(R13*1), Y12
 	VMOVDQU (DX)(R13*4), Y9
 	WEIGH
 	ADDQ $8, R13
@@ -187,22 +239,9 @@ adone:
 	VZEROUPPER
 	RET
 
-// REDUCE combines the partial sums Y0..Y3 (elements 0-3, 4-7, 8-11, 12-15
-// of every 16) as dotGo does: ((Y0 + Y1) + (Y2 + Y3)), then its lanes
-// (u0 + u2) + (u1 + u3), into X0.
-#define REDUCE \
-	VADDPD Y1, Y0, Y0 \
-	VADDPD Y3, Y2, Y2 \
-	VADDPD Y2, Y0, Y0 \
-	VEXTRACTF128 $1, Y0, X1 \
-	VADDPD X1, X0, X0 \
-	VPERMILPD $1, X0, X1 \
-	VADDSD X1, X0, X0 \
-	VZEROUPPER
-
 // func dot32AVX2(row *float32, s *int8, n int) float64 (n a multiple of 16)
 TEXT ·dot32AVX2(SB), NOSPLIT, $0-32
-	MOVQ row+0(FP), SI
+	MOVQ row+0(FP), R9
 	MOVQ s+8(FP), CX
 	MOVQ n+16(FP), R12
 	VXORPD Y0, Y0, Y0
@@ -214,29 +253,18 @@ TEXT ·dot32AVX2(SB), NOSPLIT, $0-32
 	JEQ d32sum
 
 d32loop:
-	// +-J_j in float32 (exact), widened to float64
-	VPMOVSXBD (CX)(R13*1), Y8
-	VCVTDQ2PS Y8, Y8
-	VMULPS (SI)(R13*4), Y8, Y8
-	VCVTPS2PD X8, Y9
-	VEXTRACTF128 $1, Y8, X10
-	VCVTPS2PD X10, Y10
-	VADDPD Y9, Y0, Y0
-	VADDPD Y10, Y1, Y1
-	VPMOVSXBD 8(CX)(R13*1), Y8
-	VCVTDQ2PS Y8, Y8
-	VMULPS 32(SI)(R13*4), Y8, Y8
-	VCVTPS2PD X8, Y9
-	VEXTRACTF128 $1, Y8, X10
-	VCVTPS2PD X10, Y10
-	VADDPD Y9, Y2, Y2
-	VADDPD Y10, Y3, Y3
-	ADDQ $16, R13
+	VPMOVSXBD (CX)(R13*1), Y12
+	DOT8(Y0, Y1)
+	ADDQ $8, R13
+	VPMOVSXBD (CX)(R13*1), Y12
+	DOT8(Y2, Y3)
+	ADDQ $8, R13
 	CMPQ R13, R12
 	JLT d32loop
 
 d32sum:
 	REDUCE
+	VZEROUPPER
 	MOVSD X0, ret+24(FP)
 	RET
 
@@ -276,10 +304,13 @@ d64loop:
 
 d64sum:
 	REDUCE
+	VZEROUPPER
 	MOVSD X0, ret+24(FP)
 	RET
 
-// func axpy32AVX2(f *float64, row *float32, n int, c float64) (n a multiple of 8)
+// func axpy32AVX2(f *float64, row *float32, n int, c float64) (n a
+// multiple of 8; FMA: c row is exact, so the fused add rounds as the Go
+// loop's add does)
 TEXT ·axpy32AVX2(SB), NOSPLIT, $0-32
 	MOVQ f+0(FP), SI
 	MOVQ row+8(FP), R8
@@ -291,13 +322,13 @@ TEXT ·axpy32AVX2(SB), NOSPLIT, $0-32
 
 x32loop:
 	VCVTPS2PD (R8)(R13*4), Y9
-	VMULPD Y0, Y9, Y9
-	VADDPD (SI)(R13*8), Y9, Y9
-	VMOVUPD Y9, (SI)(R13*8)
-	VCVTPS2PD 16(R8)(R13*4), Y10
-	VMULPD Y0, Y10, Y10
-	VADDPD 32(SI)(R13*8), Y10, Y10
-	VMOVUPD Y10, 32(SI)(R13*8)
+	VMOVUPD (SI)(R13*8), Y10
+	VFMADD231PD Y9, Y0, Y10
+	VMOVUPD Y10, (SI)(R13*8)
+	VCVTPS2PD 16(R8)(R13*4), Y11
+	VMOVUPD 32(SI)(R13*8), Y12
+	VFMADD231PD Y11, Y0, Y12
+	VMOVUPD Y12, 32(SI)(R13*8)
 	ADDQ $8, R13
 	CMPQ R13, R12
 	JLT x32loop
@@ -317,12 +348,12 @@ TEXT ·axpy64AVX2(SB), NOSPLIT, $0-32
 	JEQ x64done
 
 x64loop:
-	VMULPD (R8)(R13*8), Y0, Y9
-	VADDPD (SI)(R13*8), Y9, Y9
-	VMOVUPD Y9, (SI)(R13*8)
-	VMULPD 32(R8)(R13*8), Y0, Y10
-	VADDPD 32(SI)(R13*8), Y10, Y10
-	VMOVUPD Y10, 32(SI)(R13*8)
+	VMOVUPD (SI)(R13*8), Y10
+	VFMADD231PD (R8)(R13*8), Y0, Y10
+	VMOVUPD Y10, (SI)(R13*8)
+	VMOVUPD 32(SI)(R13*8), Y12
+	VFMADD231PD 32(R8)(R13*8), Y0, Y12
+	VMOVUPD Y12, 32(SI)(R13*8)
 	ADDQ $8, R13
 	CMPQ R13, R12
 	JLT x64loop

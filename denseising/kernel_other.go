@@ -4,13 +4,16 @@ package denseising
 
 import "sardonics/dense"
 
-const useAVX2 = false
+const (
+	useAVX2 = false
+	useFMA  = false
+)
 
-func updateAVX2(pairs *[dense.Classes]uint64, sh uint64, s *int8, F *int32, mask *uint32, q *int16, w0, w1 *uint32, n int, m int32, bs0, bs1 *uint64) {
+func updateAVX2(pairs *[dense.Classes]uint64, sh uint64, s *int8, F *int32, q *int16, w *uint64, n int, m int32, bs0, bs1 *uint64, row *float32) float64 {
 	panic("denseising: no AVX2")
 }
 
-func weighAVX2(pairs *[dense.Classes]uint64, sh uint64, s *int8, F *int32, mask *uint32, w0, w1 *uint32, n int, bs0, bs1 *uint64) {
+func weighAVX2(pairs *[dense.Classes]uint64, sh uint64, s *int8, F *int32, w *uint64, n int, bs0, bs1 *uint64) {
 	panic("denseising: no AVX2")
 }
 

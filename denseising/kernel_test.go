@@ -24,7 +24,7 @@ func TestKernelsAgree(t *testing.T) {
 	tb := dense.NewBias(20, 0.9, 1.3, saw.Logistic)
 	for n := 0; n <= 200; n++ {
 		s := rbmtest.RandomSpins(r, n)
-		F, mask, q := make([]int32, n), make([]uint32, n), make([]int16, n)
+		F, q := make([]int32, n), make([]int16, n)
 		row32, row64, f := make([]float32, n), make([]float64, n), make([]float64, n)
 		for i := range F {
 			F[i] = int32(rng.Intn(r, 1<<31)) - 1<<30 + 1<<16
@@ -32,9 +32,6 @@ func TestKernelsAgree(t *testing.T) {
 				F[i] >>= 8
 			}
 			q[i] = int16(rng.Intn(r, 1<<16) - 1<<15)
-			if rng.Intn(r, 4) != 0 {
-				mask[i] = ^uint32(0)
-			}
 			row64[i] = (rng.Float64(r) - 0.5) * math.Ldexp(1, rng.Intn(r, 40)-20)
 			row32[i] = float32(row64[i])
 			f[i] = 10 * (rng.Float64(r) - 0.5)
@@ -42,16 +39,41 @@ func TestKernelsAgree(t *testing.T) {
 		for _, m := range []int32{2, -2} {
 			nb := (n + blockBits - 1) / blockBits
 			Fa, Fb := slices.Clone(F), slices.Clone(F)
-			wa0, wa1, wb0, wb1 := make([]uint32, n), make([]uint32, n), make([]uint32, n), make([]uint32, n)
+			wa, wb := make([]uint64, n), make([]uint64, n)
 			ba0, ba1, bb0, bb1 := make([]uint64, nb), make([]uint64, nb), make([]uint64, nb), make([]uint64, nb)
-			update(true, tb, s, Fa, mask, q, wa0, wa1, m, ba0, ba1)
-			update(false, tb, s, Fb, mask, q, wb0, wb1, m, bb0, bb1)
-			if !slices.Equal(Fa, Fb) || !slices.Equal(wa0, wb0) || !slices.Equal(wa1, wb1) || !slices.Equal(ba0, bb0) || !slices.Equal(ba1, bb1) {
-				t.Fatalf("n=%d m=%d: update kernels differ", n, m)
+			for _, row := range [][]float32{nil, row32} {
+				copy(Fa, F)
+				copy(Fb, F)
+				da := update(true, tb, s, Fa, q, wa, m, ba0, ba1, row)
+				db := update(false, tb, s, Fb, q, wb, m, bb0, bb1, row)
+				if !slices.Equal(Fa, Fb) || !slices.Equal(wa, wb) || !slices.Equal(ba0, bb0) || !slices.Equal(ba1, bb1) ||
+					math.Float64bits(da) != math.Float64bits(db) {
+					t.Fatalf("n=%d m=%d row %v: update kernels differ", n, m, row != nil)
+				}
+				if want := Dot32(row, s); row != nil && math.Float64bits(da) != math.Float64bits(want) {
+					t.Fatalf("n=%d m=%d: update's dot product %v (Dot32 %v)", n, m, da, want)
+				}
 			}
-			weigh(true, tb, s, Fa, mask, wa0, wa1, ba0, ba1)
-			weigh(false, tb, s, Fa, mask, wb0, wb1, bb0, bb1)
-			if !slices.Equal(wa0, wb0) || !slices.Equal(wa1, wb1) || !slices.Equal(ba0, bb0) || !slices.Equal(ba1, bb1) {
+			// The pairs are the tables' and the block sums their sums.
+			for i := range n {
+				c := tb.Class(s[i], Fa[i])
+				if wa[i] != uint64(tb.W[0][c])|uint64(tb.W[1][c])<<32 {
+					t.Fatalf("n=%d: pair %d is %x", n, i, wa[i])
+				}
+			}
+			for bl := range nb {
+				var z0, z1 uint64
+				for _, p := range wa[bl*blockBits : min((bl+1)*blockBits, n)] {
+					z0 += p & 0xffffffff
+					z1 += p >> 32
+				}
+				if ba0[bl] != z0 || ba1[bl] != z1 {
+					t.Fatalf("n=%d: block %d sums %d, %d (expected %d, %d)", n, bl, ba0[bl], ba1[bl], z0, z1)
+				}
+			}
+			weigh(true, tb, s, Fa, wa, ba0, ba1)
+			weigh(false, tb, s, Fa, wb, bb0, bb1)
+			if !slices.Equal(wa, wb) || !slices.Equal(ba0, bb0) || !slices.Equal(ba1, bb1) {
 				t.Fatalf("n=%d m=%d: weigh kernels differ", n, m)
 			}
 			Fc := slices.Clone(F)

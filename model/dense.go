@@ -36,6 +36,12 @@ type Dense struct {
 // offset. It rejects an asymmetric matrix, a nonzero diagonal, non-finite
 // values and models beyond MaxEnergy.
 func NewDense(n int, j []float64, h []float64, offset float64) (*Dense, error) {
+	return newDense(n, j, h, offset, false)
+}
+
+// newDense is NewDense; with own, j is the caller's to give away and may
+// become the model's matrix (no copy of N^2 values).
+func newDense(n int, j []float64, h []float64, offset float64, own bool) (*Dense, error) {
 	if n < 1 || n > MaxDenseVariables {
 		return nil, fmt.Errorf("dense model of %d variables (expected 1..%d)", n, MaxDenseVariables)
 	}
@@ -78,15 +84,15 @@ func NewDense(n int, j []float64, h []float64, offset float64) (*Dense, error) {
 		return nil, fmt.Errorf("offset is %v (expected a finite number)", offset)
 	}
 	d := &Dense{N: n, H: append([]float64(nil), h...), Offset: offset}
-	d.setMatrix(j)
+	d.setMatrix(j, own)
 	return d, nil
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-// setMatrix stores j (checked) as float32 when that is exact, and counts
-// the nonzero pairs.
-func (d *Dense) setMatrix(j []float64) {
+// setMatrix stores j (checked) as float32 when that is exact, else as
+// float64 (j itself when own), and counts the nonzero pairs.
+func (d *Dense) setMatrix(j []float64, own bool) {
 	n := d.N
 	exact32 := true
 	for _, x := range j {
@@ -100,6 +106,8 @@ func (d *Dense) setMatrix(j []float64) {
 		for k, x := range j {
 			d.J32[k] = float32(x)
 		}
+	} else if own {
+		d.J64 = j
 	} else {
 		d.J64 = append([]float64(nil), j...)
 	}
@@ -230,7 +238,7 @@ func denseOf(is *Ising) *Dense {
 		}
 	}
 	d := &Dense{N: n, H: append([]float64(nil), is.H...), Offset: is.Offset}
-	d.setMatrix(j)
+	d.setMatrix(j, true)
 	return d
 }
 

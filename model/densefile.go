@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"math"
 	"strings"
@@ -67,17 +68,9 @@ func ReadDenseNPZ(name string, data []byte) (*Model, error) {
 		if f.UncompressedSize64 > limit {
 			return nil, inputErr(name, 0, "array %s: %d bytes (expected at most %d)", key, f.UncompressedSize64, limit)
 		}
-		rc, err := f.Open()
+		b, err := entryBytes(f, data, limit)
 		if err != nil {
-			return nil, inputErr(name, 0, "array %s: %v (expected a readable zip entry)", key, err)
-		}
-		b, err := io.ReadAll(io.LimitReader(rc, int64(limit)+1))
-		rc.Close()
-		if err != nil {
-			return nil, inputErr(name, 0, "array %s: %v (expected a readable zip entry)", key, err)
-		}
-		if uint64(len(b)) > limit {
-			return nil, inputErr(name, 0, "array %s: more than %d bytes (expected a smaller array)", key, limit)
+			return nil, inputErr(name, 0, "array %s: %v", key, err)
 		}
 		raw[key] = b
 	}
@@ -122,6 +115,34 @@ func ReadDenseNPZ(name string, data []byte) (*Model, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// entryBytes is the content of a zip entry of at most limit bytes: a
+// stored entry is a slice of data itself (an N = 4096 matrix is 128 MiB:
+// no copy), a compressed one is read into a buffer of its declared size.
+func entryBytes(f *zip.File, data []byte, limit uint64) ([]byte, error) {
+	if f.Method == zip.Store && f.CompressedSize64 == f.UncompressedSize64 {
+		if off, err := f.DataOffset(); err == nil && off >= 0 && uint64(off)+f.UncompressedSize64 <= uint64(len(data)) {
+			b := data[off : uint64(off)+f.UncompressedSize64]
+			if crc32.ChecksumIEEE(b) != f.CRC32 {
+				return nil, errors.New("checksum error (expected an intact zip entry)")
+			}
+			return b, nil
+		}
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, fmt.Errorf("%v (expected a readable zip entry)", err)
+	}
+	defer rc.Close()
+	buf := bytes.NewBuffer(make([]byte, 0, min(f.UncompressedSize64, limit)+1))
+	if _, err := io.Copy(buf, io.LimitReader(rc, int64(limit)+1)); err != nil {
+		return nil, fmt.Errorf("%v (expected a readable zip entry)", err)
+	}
+	if uint64(buf.Len()) > limit {
+		return nil, fmt.Errorf("more than %d bytes (expected a smaller array)", limit)
+	}
+	return buf.Bytes(), nil
 }
 
 // decodeMatrix decodes a square .npy matrix of little-endian float32 or
@@ -196,7 +217,7 @@ func denseModel(name string, n int, j, h []float64) (*Model, error) {
 			j[i*n+k], j[k*n+i] = a, a
 		}
 	}
-	d, err := NewDense(n, j, h, 0)
+	d, err := newDense(n, j, h, 0, true)
 	if err != nil {
 		return nil, inputErr(name, 0, "%v", err)
 	}
@@ -263,7 +284,7 @@ func quboModel(name string, n int, q []float64) (*Model, error) {
 		h[e.J] -= e.W / 4
 		c += e.W / 4
 	}
-	d, err := NewDense(n, j, h, c)
+	d, err := newDense(n, j, h, c, true)
 	if err != nil {
 		return nil, inputErr(name, 0, "array Q: %v", err)
 	}
