@@ -228,6 +228,7 @@ func (e *Engine) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64,
 		path = append(path, int32(l))
 		e.flipWeighed(l, path[start:])
 		e.rec.add(e.t.z)
+		e.rec.addPairs(e.row(l), path[:len(path)-1])
 	}
 	e.release(path[start:])
 	e.rec.end(len(path))
@@ -258,8 +259,9 @@ func (e *Engine) Replay(path []int32, backwards bool) ([2]float64, float64) {
 			e.flipWeighed(l, path[t:])
 		} else {
 			e.flipWeighed(l, path[:t+1])
+			e.rec.add(e.t.z)
+			e.rec.addPairs(e.row(l), path[:t])
 		}
-		e.rec.add(e.t.z)
 	}
 	e.release(path)
 	e.rec.end(len(path))

@@ -106,6 +106,44 @@ func TestReplayMatchesNaive(t *testing.T) {
 	}
 }
 
+// TestReverseWithoutPairs: with the path's couplings not recorded (a path
+// longer than maxPairPath), the fast reverse reads them from the matrix
+// and still equals the reference.
+func TestReverseWithoutPairs(t *testing.T) {
+	defer func(k int) { maxPairPath = k }(maxPairPath)
+	maxPairPath = 3
+	r := rand.NewPCG(8, 8)
+	m := rbmtest.RandomDense(t, 12, 0.8, false, 3)
+	e := New(m.Dense, rbmtest.RandomSpins(r, 12))
+	e.SetBiases(0.7, 1.3, saw.Logistic)
+	for rep := range 50 {
+		start := slices.Clone(e.Spins())
+		p1, _, _ := e.Walk(r, 1+rng.Intn(r, 12), rep%2, nil)
+		mid := slices.Clone(e.Spins())
+		p2, _, _ := e.Walk(r, 1+rng.Intn(r, 12), 1-rep%2, slices.Clone(p1))
+		var rev [2][2]float64
+		if !e.ReverseLogProbs(p2, []int{0, len(p1), len(p2)}, rev[:]) {
+			t.Fatal("no fast reverse")
+		}
+		w2 := slices.Clone(p2[len(p1):])
+		slices.Reverse(w2)
+		w1 := slices.Clone(p1)
+		slices.Reverse(w1)
+		if want := refReplay(e.q, e.bias, e.Spins(), w2); rev[0] != want {
+			t.Fatalf("rep %d: reverse of walk 2 %v (reference %v)", rep, rev[0], want)
+		}
+		if want := refReplay(e.q, e.bias, mid, w1); rev[1] != want {
+			t.Fatalf("rep %d: reverse of walk 1 %v (reference %v)", rep, rev[1], want)
+		}
+		if rep%2 == 0 {
+			e.Undo(p2)
+			if !slices.Equal(e.Spins(), start) {
+				t.Fatal("Undo did not restore the spins")
+			}
+		}
+	}
+}
+
 // TestWalkDistribution checks the first pick of a walk against w_l / Z
 // (the engine's integer weights).
 func TestWalkDistribution(t *testing.T) {

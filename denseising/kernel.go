@@ -23,8 +23,8 @@ const (
 func update(avx bool, tb *dense.Bias, s []int8, F []int32, q []int16, w []uint64, m int32, bs0, bs1 []uint64, row []float32) float64 {
 	n := len(F)
 	s, q, w = s[:n], q[:n], w[:n]
-	a, t, dot := 0, n&^(dotLanes-1), 0.0
-	if avx && n >= dotLanes {
+	a, t, dot := 0, n&^7, 0.0
+	if avx && n >= 8 {
 		a = t
 		_, _ = bs0[(a-1)/blockBits], bs1[(a-1)/blockBits]
 		var r *float32
@@ -123,16 +123,16 @@ type Row interface{ ~float32 | ~float64 }
 // registers of four float64 each.
 const dotLanes = 16
 
-// Dot32 is sum_j row_j s_j. Element j goes to partial sum j mod 16 (for
-// j below the largest multiple of 16), each added in index order; the
-// partial sums are then combined as ((p_k + p_k+4) + (p_k+8 + p_k+12)) for
-// k = 0..3, then (u_0 + u_2) + (u_1 + u_3); the remaining elements are
-// added in order. Every product is exact (s_j = +-1), so the AVX2 kernels,
-// which add in that order, give the same bits.
+// Dot32 is sum_j row_j s_j. Below the largest multiple of 8, element j
+// goes to partial sum j mod 16, each added in index order; the partial
+// sums are then combined as ((p_k + p_k+4) + (p_k+8 + p_k+12)) for k =
+// 0..3, then (u_0 + u_2) + (u_1 + u_3); the remaining elements (at most 7)
+// are added in order. Every product is exact (s_j = +-1), so the AVX2
+// kernels, which add in that order, give the same bits.
 func Dot32(row []float32, s []int8) float64 {
 	n := len(row)
 	s = s[:n]
-	a := n &^ (dotLanes - 1)
+	a := n &^ 7
 	x := 0.0
 	if a > 0 {
 		if useAVX2 {
@@ -148,7 +148,7 @@ func Dot32(row []float32, s []int8) float64 {
 func Dot64(row []float64, s []int8) float64 {
 	n := len(row)
 	s = s[:n]
-	a := n &^ (dotLanes - 1)
+	a := n &^ 7
 	x := 0.0
 	if a > 0 {
 		if useAVX2 {
@@ -168,14 +168,22 @@ func dotTail[R Row](x float64, row []R, s []int8) float64 {
 	return x
 }
 
-// dotGo is Dot32's partial sums and their combination on a multiple of 16
+// dotGo is Dot32's partial sums and their combination on a multiple of 8
 // elements.
 func dotGo[R Row](row []R, s []int8) float64 {
 	var p [dotLanes]float64
-	s = s[:len(row)]
-	for b := 0; b+dotLanes <= len(row); b += dotLanes {
+	n := len(row)
+	s = s[:n]
+	b := 0
+	for ; b+dotLanes <= n; b += dotLanes {
 		r, t := row[b:b+dotLanes], s[b:b+dotLanes]
 		for k := range dotLanes {
+			p[k] += float64(r[k]) * float64(t[k])
+		}
+	}
+	if b+8 <= n {
+		r, t := row[b:b+8], s[b:b+8]
+		for k := range 8 {
 			p[k] += float64(r[k]) * float64(t[k])
 		}
 	}

@@ -106,7 +106,9 @@ GLOBL c4095<>(SB), RODATA|NOPTR, $32
 	VADDSD X1, X0, X0
 
 // func updateAVX2(pairs *[dense.Classes]uint64, sh uint64, s *int8, F *int32, q *int16, w *uint64, n int, m int32, bs0, bs1 *uint64, row *float32) float64
-// n is a multiple of 16; row nil: no dot product (0 returned).
+// n is a multiple of 8; row nil: no dot product (0 returned). The dot
+// product takes 16 spins at a time, then a last 8 into Y0, Y1 (dotGo's
+// order).
 TEXT ·updateAVX2(SB), NOSPLIT, $0-96
 	MOVQ pairs+0(FP), AX
 	VMOVQ sh+8(FP), X8
@@ -128,12 +130,14 @@ TEXT ·updateAVX2(SB), NOSPLIT, $0-96
 	VPXOR Y6, Y6, Y6
 	VPXOR Y7, Y7, Y7
 	XORQ R13, R13
-	TESTQ R12, R12
-	JEQ udone
+	MOVQ R12, R11
+	ANDQ $-16, R11
 	TESTQ R9, R9
 	JEQ nloop
 
 dloop:
+	CMPQ R13, R11
+	JGE drest
 	FIELDS
 	DOT8(Y0, Y1)
 	WEIGH
@@ -143,28 +147,29 @@ dloop:
 	WEIGH
 	ADDQ $8, R13
 	TESTQ $63, R13
-	JNE dcont
+	JNE dloop
 	FLUSH
+	JMP dloop
 
-dcont:
+drest:
 	CMPQ R13, R12
-	JLT dloop
+	JGE ulast
+	FIELDS
+	DOT8(Y0, Y1)
+	WEIGH
+	ADDQ $8, R13
 	JMP ulast
 
 nloop:
-	FIELDS
-	WEIGH
-	ADDQ $8, R13
+	CMPQ R13, R12
+	JGE ulast
 	FIELDS
 	WEIGH
 	ADDQ $8, R13
 	TESTQ $63, R13
-	JNE ncont
+	JNE nloop
 	FLUSH
-
-ncont:
-	CMPQ R13, R12
-	JLT nloop
+	JMP nloop
 
 ulast:
 	TESTQ $63, R13
@@ -239,7 +244,8 @@ adone:
 	VZEROUPPER
 	RET
 
-// func dot32AVX2(row *float32, s *int8, n int) float64 (n a multiple of 16)
+// func dot32AVX2(row *float32, s *int8, n int) float64 (n a multiple of
+// 8: 16 at a time, then a last 8 into Y0, Y1)
 TEXT ·dot32AVX2(SB), NOSPLIT, $0-32
 	MOVQ row+0(FP), R9
 	MOVQ s+8(FP), CX
@@ -249,18 +255,25 @@ TEXT ·dot32AVX2(SB), NOSPLIT, $0-32
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
 	XORQ R13, R13
-	TESTQ R12, R12
-	JEQ d32sum
+	MOVQ R12, R11
+	ANDQ $-16, R11
 
 d32loop:
+	CMPQ R13, R11
+	JGE d32rest
 	VPMOVSXBD (CX)(R13*1), Y12
 	DOT8(Y0, Y1)
 	ADDQ $8, R13
 	VPMOVSXBD (CX)(R13*1), Y12
 	DOT8(Y2, Y3)
 	ADDQ $8, R13
+	JMP d32loop
+
+d32rest:
 	CMPQ R13, R12
-	JLT d32loop
+	JGE d32sum
+	VPMOVSXBD (CX)(R13*1), Y12
+	DOT8(Y0, Y1)
 
 d32sum:
 	REDUCE
@@ -268,7 +281,8 @@ d32sum:
 	MOVSD X0, ret+24(FP)
 	RET
 
-// func dot64AVX2(row *float64, s *int8, n int) float64 (n a multiple of 16)
+// func dot64AVX2(row *float64, s *int8, n int) float64 (n a multiple of
+// 8, as dot32AVX2)
 TEXT ·dot64AVX2(SB), NOSPLIT, $0-32
 	MOVQ row+0(FP), SI
 	MOVQ s+8(FP), CX
@@ -278,10 +292,12 @@ TEXT ·dot64AVX2(SB), NOSPLIT, $0-32
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
 	XORQ R13, R13
-	TESTQ R12, R12
-	JEQ d64sum
+	MOVQ R12, R11
+	ANDQ $-16, R11
 
 d64loop:
+	CMPQ R13, R11
+	JGE d64rest
 	VPMOVSXBD (CX)(R13*1), X8
 	VCVTDQ2PD X8, Y8
 	VMULPD (SI)(R13*8), Y8, Y8
@@ -299,8 +315,19 @@ d64loop:
 	VMULPD 96(SI)(R13*8), Y8, Y8
 	VADDPD Y8, Y3, Y3
 	ADDQ $16, R13
+	JMP d64loop
+
+d64rest:
 	CMPQ R13, R12
-	JLT d64loop
+	JGE d64sum
+	VPMOVSXBD (CX)(R13*1), X8
+	VCVTDQ2PD X8, Y8
+	VMULPD (SI)(R13*8), Y8, Y8
+	VADDPD Y8, Y0, Y0
+	VPMOVSXBD 4(CX)(R13*1), X8
+	VCVTDQ2PD X8, Y8
+	VMULPD 32(SI)(R13*8), Y8, Y8
+	VADDPD Y8, Y1, Y1
 
 d64sum:
 	REDUCE

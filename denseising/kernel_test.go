@@ -92,7 +92,7 @@ func TestKernelsAgree(t *testing.T) {
 				t.Fatalf("n=%d m=%d: AddRow differs", n, m)
 			}
 		}
-		a := n &^ (dotLanes - 1)
+		a := n &^ 7
 		if a > 0 {
 			if x, y := dot32AVX2(&row32[0], &s[0], a), dotGo(row32[:a], s[:a]); math.Float64bits(x) != math.Float64bits(y) {
 				t.Fatalf("n=%d: dot32 %v (Go %v)", n, x, y)

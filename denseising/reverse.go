@@ -13,13 +13,24 @@ type record struct {
 	e0     float64     // energy before the first walk
 	fu     []int32     // scratch: fixed-point field of each path spin
 	su     []int8      // scratch: spin of each path spin
+	// qp holds Q between path spins i > j at qp[i(i-1)/2 + j], read from
+	// spin i's row while the kernel has it in cache, so that scoring the
+	// reverse walks reads no scattered matrix entries; qok says it holds
+	// every pair of the recorded path (not kept past maxPairPath spins).
+	qp  []int32
+	qok bool
 }
+
+// maxPairPath bounds the path whose couplings a record keeps (a path of K
+// spins needs K(K-1)/2 of them).
+var maxPairPath = 512
 
 func (r *record) begin(start int, e float64) {
 	if start == 0 {
 		r.ok, r.n, r.e0 = true, 0, e
 		r.bounds = append(r.bounds[:0], 0)
 		r.zav = r.zav[:0]
+		r.qp, r.qok = r.qp[:0], true
 		return
 	}
 	if !r.ok || r.n != start {
@@ -31,6 +42,33 @@ func (r *record) add(z [2]uint64) {
 	if r.ok {
 		r.zav = append(r.zav, z)
 	}
+}
+
+// addPairs records the couplings of the path spin just added (row, its
+// fixed-point row) to the earlier ones.
+func (r *record) addPairs(row []int16, earlier []int32) {
+	if !r.ok || !r.qok {
+		return
+	}
+	if len(earlier) >= maxPairPath {
+		r.qok = false
+		return
+	}
+	for _, u := range earlier {
+		r.qp = append(r.qp, int32(row[u]))
+	}
+}
+
+// pair is Q between path spins i and j (i != j), from the record or the
+// matrix.
+func (r *record) pair(q *Quant, path []int32, i, j int) int32 {
+	if i < j {
+		i, j = j, i
+	}
+	if r.qok {
+		return r.qp[i*(i-1)/2+j]
+	}
+	return int32(q.Q[int(path[i])*q.N+int(path[j])])
 }
 
 func (r *record) end(n int) {
@@ -77,8 +115,9 @@ var brokenReverse = false
 //
 // where Zav_r is the forward sum recorded right after l_r's flip. The path
 // spins' weights at x_{r+1} come from their fixed-point fields, rebuilt
-// backwards from the current ones by subtracting the rows of the undone
-// flips (every spin is coupled to every other here). All of it is exact
+// backwards from the current ones by subtracting the couplings of the
+// undone flips (every spin is coupled to every other here; the walks
+// recorded them, record.qp). All of it is exact
 // integer arithmetic, and the terms are added in Replay's order with
 // Replay's expressions, so the result equals Replay's bit for bit.
 func (e *Engine) ReverseLogProbs(path []int32, bounds []int, rev [][2]float64) bool {
@@ -94,7 +133,7 @@ func (e *Engine) ReverseLogProbs(path []int32, bounds []int, rev [][2]float64) b
 	for i, l := range path {
 		fu[i], su[i] = e.F[l], e.s[l]
 	}
-	tb, n, Q := e.bias, e.n, e.q.Q
+	tb := e.bias
 	nw := len(bounds) - 1
 	for w := nw - 1; w >= 0; w-- {
 		st, en := bounds[w], bounds[w+1]
@@ -118,14 +157,13 @@ func (e *Engine) ReverseLogProbs(path []int32, bounds []int, rev [][2]float64) b
 			lf[0] += tb.Log[0][c] - math.Log(float64(z[0]))
 			lf[1] += tb.Log[1][c] - math.Log(float64(z[1]))
 			// Undo the flip of l: the state becomes x_k.
-			l := int(path[k])
+			l := path[k]
 			m := 2 * int32(su[k])
-			row := Q[l*n : (l+1)*n]
 			for i, u := range path[:en] {
-				if int(u) == l {
+				if u == l { // k itself, or l in an earlier walk (Q_ll = 0)
 					su[i] = -su[i]
 				} else {
-					fu[i] -= m * int32(row[u])
+					fu[i] -= m * r.pair(e.q, path, k, i)
 				}
 			}
 		}
