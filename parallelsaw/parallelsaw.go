@@ -92,6 +92,7 @@ type section struct {
 	wake     chan struct{}
 	pinErr   error
 	tid      atomic.Int32 // the worker's OS thread, once it runs
+	cpu0     float64      // that thread's CPU time when the worker started (written before tid)
 	vlo, vhi int
 	hlo, hhi int
 	vp, hp   int
@@ -257,8 +258,12 @@ func (e *Engine) Close() { e.sh.quit() }
 func (e *Engine) WorkerCPUSeconds() float64 {
 	total := 0.0
 	for _, sc := range e.sh.secs[1:] {
+		// Since the worker started: its thread may have run other
+		// goroutines before (0: the thread is gone).
 		if tid := sc.tid.Load(); tid > 0 {
-			total += topology.ThreadCPU(int(tid))
+			if c := topology.ThreadCPU(int(tid)); c > 0 {
+				total += c - sc.cpu0
+			}
 		}
 	}
 	return total

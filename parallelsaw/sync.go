@@ -244,7 +244,9 @@ func (sh *shared) worker(p, cpu int, passive bool, started *sync.WaitGroup) {
 	} else {
 		runtime.LockOSThread()
 	}
-	sc.tid.Store(int32(topology.ThreadID()))
+	tid := topology.ThreadID()
+	sc.cpu0 = topology.ThreadCPU(tid)
+	sc.tid.Store(int32(tid))
 	started.Done()
 	var last uint64
 	misses := 0

@@ -47,6 +47,9 @@ type pool struct {
 	workers []*waiter // index 0 unused
 	coord   *waiter
 	tids    []atomic.Int32
+	// cpu0[i] is worker i's thread CPU when it started (written before
+	// tids[i]): the thread may have run other goroutines before it.
+	cpu0 []float64
 }
 
 // spinFor is how long a waiter spins before it parks.
@@ -134,7 +137,7 @@ func (w *waiter) notify() {
 }
 
 func newPool(w int, cpus []int) *pool {
-	p := &pool{workers: make([]*waiter, w), tids: make([]atomic.Int32, w)}
+	p := &pool{workers: make([]*waiter, w), tids: make([]atomic.Int32, w), cpu0: make([]float64, w)}
 	p.coord = newWaiter()
 	for i := 1; i < w; i++ {
 		p.workers[i] = newWaiter()
@@ -143,7 +146,9 @@ func newPool(w int, cpus []int) *pool {
 			if i < len(cpus) {
 				_ = topology.Pin(cpus[i]) // a failure only costs speed
 			}
-			p.tids[i].Store(int32(topology.ThreadID()))
+			tid := topology.ThreadID()
+			p.cpu0[i] = topology.ThreadCPU(tid)
+			p.tids[i].Store(int32(tid))
 			var last uint64
 			for {
 				p.workers[i].await(func() bool { return p.seq.Load() != last || p.quit.Load() })
@@ -185,12 +190,16 @@ func (p *pool) run(n int, job func(int)) {
 }
 
 // cpuSeconds is the CPU time so far of the workers' threads (not the
-// caller's).
+// caller's) since they started working for the pool: a thread that the Go
+// runtime ran other goroutines on before (another trial's, a finished
+// pool's caller) does not bring their CPU time.
 func (p *pool) cpuSeconds() float64 {
 	t := 0.0
 	for i := 1; i < len(p.tids); i++ {
 		if tid := p.tids[i].Load(); tid > 0 {
-			t += topology.ThreadCPU(int(tid))
+			if c := topology.ThreadCPU(int(tid)); c > 0 { // 0: the thread is gone (after close)
+				t += c - p.cpu0[i]
+			}
 		}
 	}
 	return t
