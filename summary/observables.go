@@ -92,8 +92,8 @@ func NewTrialObservables(r *TrialRecord, mi ModelInfo, burn int) *TrialObservabl
 	o.SpecificHeat = mi.Beta * mi.Beta / float64(mi.Spins) * meanSquaredDeviation(e)
 	o.Magnetization, o.AbsMagnetization, o.Susceptibility = math.NaN(), math.NaN(), math.NaN()
 	if len(r.Magnetization) == len(r.Energies) {
-		m := magnetizations([]*TrialRecord{r}, mi.Spins, burn, false)
-		a := magnetizations([]*TrialRecord{r}, mi.Spins, burn, true)
+		m := magnetizations([]*TrialRecord{{Magnetization: r.Magnetization}}, mi.Spins, burn, false)
+		a := magnetizations([]*TrialRecord{{Magnetization: r.Magnetization}}, mi.Spins, burn, true)
 		o.Magnetization, o.AbsMagnetization = pooledMean(m), pooledMean(a)
 		x := m
 		if mi.ZeroField {
@@ -123,12 +123,12 @@ func squaredDeviations(kept [][]float64) [][]float64 {
 	return y
 }
 
-// magnetizations is m = M/N (|m| if abs) after each step past burn, per
-// trial.
+// magnetizations is m = M/N (|m| if abs) after each step past the burn-in
+// (each trial's own in a --budget run, else burn), per trial.
 func magnetizations(recs []*TrialRecord, n, burn int, abs bool) [][]float64 {
 	m := make([][]float64, len(recs))
 	for i, r := range recs {
-		x := r.Magnetization[min(burn, len(r.Magnetization)):]
+		x := r.Magnetization[min(r.burnIn(burn), len(r.Magnetization)):]
 		m[i] = make([]float64, len(x))
 		for t, v := range x {
 			m[i][t] = float64(v) / float64(n)

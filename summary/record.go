@@ -59,4 +59,39 @@ type TrialRecord struct {
 	// Marginals are the spins' and pairs' means with --marginals
 	// (marginals.npy, correlations.npy).
 	Marginals *TrialMarginals `json:"marginals,omitempty"`
+	// Budget is a --budget trial's share of thread CPU, the steps it made
+	// and the burn-in it discarded (nil: a trial of the run's --steps and
+	// --burn).
+	Budget *TrialBudget `json:"budget,omitempty"`
+}
+
+// TrialBudget is what a trial of a --budget run was given and did: it ran
+// until its thread CPU (its workers' included) reached CPUSeconds, and
+// discarded the steps made in the first BurnFraction of that CPU.
+type TrialBudget struct {
+	CPUSeconds   float64 `json:"cpu_seconds"`   // the trial's share: --budget over --trials
+	BurnFraction float64 `json:"burn_fraction"` // --burn-fraction
+	Steps        int     `json:"steps"`         // steps made (the length of energy.csv)
+	BurnIn       int     `json:"burn_in"`       // the first steps, discarded from the statistics
+	// BurnCPUSeconds is the trial's CPU when its burn-in ended (null: it
+	// stopped at StepCap before; its burn-in is then BurnFraction of its
+	// steps).
+	BurnCPUSeconds *float64 `json:"burn_cpu_seconds"`
+	// StepCap says why the trial stopped before its budget, when it did:
+	// it reached the most steps the memory and disk of the run hold.
+	StepCap string `json:"step_cap,omitempty"`
+}
+
+// burnIn is the steps r discarded: its own with a budget, else the run's
+// burn.
+func (r *TrialRecord) burnIn(burn int) int {
+	if r.Budget != nil {
+		return r.Budget.BurnIn
+	}
+	return burn
+}
+
+// kept is r's energies after its burn-in.
+func (r *TrialRecord) kept(burn int) []float64 {
+	return r.Energies[min(r.burnIn(burn), len(r.Energies)):]
 }

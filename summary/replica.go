@@ -97,7 +97,7 @@ func summarizeReplica(recs []*TrialRecord, burn int) *ReplicaSummary {
 	var m2, m4 float64
 	var n int
 	for _, r := range recs {
-		for i := burn; i < len(r.Overlap); i++ {
+		for i := r.burnIn(burn); i < len(r.Overlap); i++ {
 			q2 := r.Overlap[i] * r.Overlap[i]
 			m2 += q2
 			m4 += q2 * q2
@@ -149,7 +149,7 @@ func drawReplicaFigures(dir, title string, burn int, results []*Result, recs map
 		h := make([]float64, bins)
 		n := 0
 		for _, r := range rs {
-			for i := burn; i < len(r.Overlap); i++ {
+			for i := r.burnIn(burn); i < len(r.Overlap); i++ {
 				b := int(math.Round((r.Overlap[i] + 1) / 2 * (bins - 1)))
 				h[min(max(b, 0), bins-1)]++
 				n++

@@ -28,9 +28,14 @@ type Meta struct {
 	Interactions int     `json:"interactions"`
 	Beta         float64 `json:"beta"`
 	Seed         uint64  `json:"seed"`
-	Steps        int     `json:"steps"`
-	BurnIn       int     `json:"burn_in"`
+	Steps        int     `json:"steps"`    // 0 in a --budget run
+	BurnIn       int     `json:"burn_in"`  // 0 in a --budget run
 	Settings     string  `json:"settings"` // sardonics settings (theta, layout, weight, accept, tuning)
+	// A --budget run's thread CPU per trial and burn-in fraction (absent
+	// in a run of --steps): the trials' own steps and burn-in are in their
+	// stats.json and in summary.json.
+	TrialBudget  float64 `json:"budget_cpu_seconds_per_trial,omitempty"`
+	BurnFraction float64 `json:"burn_fraction,omitempty"`
 }
 
 // Result is one sampler's entry in summary.json (SPEC section 5).
@@ -39,10 +44,15 @@ type Meta struct {
 // as null with the reason in the "_note" field that follows it (MarshalJSON),
 // and Table shows "n/a".
 type Result struct {
-	Sampler        string  `json:"sampler"`
-	Trials         int     `json:"trials"`
+	Sampler string `json:"sampler"`
+	Trials  int    `json:"trials"`
+	// Steps and BurnIn are every trial's steps and burn-in; null in a
+	// --budget run, whose trials each made their own (Budget), with the
+	// reason in the notes.
 	Steps          int     `json:"steps"`
+	StepsNote      string  `json:"steps_note,omitempty"`
 	BurnIn         int     `json:"burn_in"`
+	BurnInNote     string  `json:"burn_in_note,omitempty"`
 	EnergyMean     float64 `json:"energy_mean"` // over every kept draw of every trial
 	EnergyMeanNote string  `json:"energy_mean_note,omitempty"`
 	// EnergyStderr is the Monte Carlo standard error of EnergyMean:
@@ -70,10 +80,18 @@ type Result struct {
 	ESSPerCPUSecond     float64  `json:"ess_per_cpu_second"`
 	ESSPerCPUSecondNote string   `json:"ess_per_cpu_second_note,omitempty"`
 	AcceptanceRate      *float64 `json:"acceptance_rate"`
-	Flips               *int64   `json:"flips"`
-	FlipsPerStep        *float64 `json:"flips_per_step"`
-	NsPerFlip           *float64 `json:"ns_per_flip"`
-	NsPerFlipNote       string   `json:"ns_per_flip_note,omitempty"`
+	// TotalSteps is the steps of all trials together.
+	TotalSteps   int64    `json:"total_steps"`
+	Flips        *int64   `json:"flips"`
+	FlipsPerStep *float64 `json:"flips_per_step"`
+	// Sweeps is the work of all trials in sweep-equivalents: flips / N
+	// (every replica's flips with --replicas), or, for the samplers that
+	// resample every spin each step and count no flips (sw, blockgibbs),
+	// the steps of every chain.
+	Sweeps        float64  `json:"sweeps"`
+	SweepsNote    string   `json:"sweeps_note,omitempty"`
+	NsPerFlip     *float64 `json:"ns_per_flip"`
+	NsPerFlipNote string   `json:"ns_per_flip_note,omitempty"`
 	// BetweenTrialSD is the spread of the per-trial mean energies.
 	BetweenTrialSD     float64 `json:"between_trial_sd"`
 	BetweenTrialSDNote string  `json:"between_trial_sd_note,omitempty"`
@@ -99,7 +117,35 @@ type Result struct {
 	Trend []*float64 `json:"trend_z,omitempty"`
 	// Replica summarizes replica exchange (--replicas).
 	Replica *ReplicaSummary `json:"replica,omitempty"`
+	// Budget is a --budget run's: each trial's share of thread CPU, the
+	// steps it made and discarded, and how to repeat it exactly (nil: a
+	// run of --steps).
+	Budget *BudgetSummary `json:"budget,omitempty"`
 }
+
+// BudgetSummary is what the trials of a --budget run were given and did,
+// in the order of trial_ids.
+type BudgetSummary struct {
+	CPUSecondsPerTrial float64 `json:"cpu_seconds_per_trial"` // each trial's share of --budget
+	BurnFraction       float64 `json:"burn_fraction"`
+	TrialSteps         []int   `json:"trial_steps"`
+	TrialBurnIn        []int   `json:"trial_burn_in"`
+	// TrialCPUSeconds is the thread CPU each trial spent (it stops at the
+	// first check of its clock past its share: about a millisecond over).
+	TrialCPUSeconds []float64 `json:"trial_cpu_seconds"`
+	// StepCapped lists the trials that stopped at the run's step bound
+	// before their budget (their CPU falls short of the share).
+	StepCapped []int `json:"step_capped,omitempty"`
+	// Pooling says how trials of different lengths are pooled.
+	Pooling string `json:"pooling"`
+	// Reproduce says how to repeat the run's chains bit for bit.
+	Reproduce string `json:"reproduce"`
+}
+
+// budgetPooling is BudgetSummary.Pooling.
+const budgetPooling = "means, energy_stderr's standard deviation and the observables' variances over every kept draw of every trial; " +
+	"ESS, tail ESS and R-hat (and so the standard errors) over the last n kept draws of each trial, n the shortest trial's, " +
+	"which makes the errors slightly conservative; tau_int per trial over its own kept draws"
 
 // MarshalJSON writes r's fields in order, a float64 (or *float64) that is
 // NaN or infinite as null (JSON has neither); such a value's "_note" field
@@ -154,6 +200,10 @@ func marshalNotes(v reflect.Value, what string) ([]byte, error) {
 		}
 		if f.Kind() == reflect.Pointer && !f.IsNil() && f.Elem().Kind() == reflect.Float64 {
 			f = f.Elem()
+		}
+		if f.Kind() == reflect.Int && notes[name+"_note"] { // a count that does not apply: its note says why
+			put(name, []byte("null"))
+			continue
 		}
 		if f.Kind() == reflect.Float64 && !isFinite(f.Float()) {
 			put(name, []byte("null"))
@@ -235,15 +285,19 @@ const (
 func Warnings(results []*Result) []string {
 	var out []string
 	for _, r := range results {
-		remedy := "run more steps, more trials, or replica exchange"
+		more, burn := "more steps", "increase --burn (and --steps)"
+		if r.Budget != nil {
+			more, burn = "a larger --budget", "give a larger --budget or --burn-fraction"
+		}
+		remedy := "run " + more + ", more trials, or replica exchange"
 		if r.Replica != nil {
-			remedy = "run more steps or more trials, or give the ladder more replicas, a lower --beta-min or --ladder adaptive (see the round trips in replicas.png)"
+			remedy = "run " + more + " or more trials, or give the ladder more replicas, a lower --beta-min or --ladder adaptive (see the round trips in replicas.png)"
 		}
 		drift, way := drifting(r)
 		switch {
 		case drift:
-			out = append(out, fmt.Sprintf("sampler %s: not equilibrated: the energy is still %s in every trial (last quarter of the kept draws against the first, beyond %d standard errors), so its mean, error and ESS are not to be trusted; increase --burn (and --steps)",
-				r.Sampler, way, maxTrendZ))
+			out = append(out, fmt.Sprintf("sampler %s: not equilibrated: the energy is still %s in every trial (last quarter of the kept draws against the first, beyond %d standard errors), so its mean, error and ESS are not to be trusted; %s",
+				r.Sampler, way, maxTrendZ, burn))
 		case r.Rhat != nil && *r.Rhat > MaxRhat:
 			what := "the halves of its one trial disagree"
 			if r.Trials > 1 {
@@ -255,15 +309,15 @@ func Warnings(results []*Result) []string {
 			out = append(out, fmt.Sprintf("sampler %s: split-R-hat %.3f > %.2f: %s, so its mean, error and ESS are not to be trusted; %s",
 				r.Sampler, *r.Rhat, MaxRhat, what, remedy))
 		case r.Rhat == nil:
-			out = append(out, fmt.Sprintf("sampler %s: split-R-hat cannot be estimated (%s); run more steps", r.Sampler, r.RhatNote))
+			out = append(out, fmt.Sprintf("sampler %s: split-R-hat cannot be estimated (%s); run %s", r.Sampler, r.RhatNote, more))
 		}
 		if r.Trials > 0 && !(r.ESS >= MinESSPerTrial*float64(r.Trials)) {
 			ess := "n/a (" + r.ESSNote + ")"
 			if !math.IsNaN(r.ESS) {
 				ess = fmt.Sprintf("%.4g over %s (%.3g per trial)", r.ESS, plural(r.Trials, "trial"), r.ESS/float64(r.Trials))
 			}
-			out = append(out, fmt.Sprintf("sampler %s: bulk ESS %s is below %d per trial: too few effective draws for reliable estimates; run more steps",
-				r.Sampler, ess, MinESSPerTrial))
+			out = append(out, fmt.Sprintf("sampler %s: bulk ESS %s is below %d per trial: too few effective draws for reliable estimates; run %s",
+				r.Sampler, ess, MinESSPerTrial, more))
 		}
 	}
 	return out
@@ -289,19 +343,68 @@ const minTauDraws = 2 * diag.MinSplitDraws
 // The trials are the chains of the pooled diagnostics (diag.Diagnose) over
 // their energies after burn-in; a single trial is split in halves like every
 // chain. Values that cannot be estimated are NaN with a note (see Result).
+// Trials of a --budget run (TrialRecord.Budget) each have their own steps
+// and burn-in, which replace steps and burn (see budgetPooling).
 func Summarize(name string, recs []*TrialRecord, steps, burn int, wall float64) *Result {
 	res := &Result{Sampler: name, Trials: len(recs), Steps: steps, BurnIn: burn, Replica: summarizeReplica(recs, burn)}
 	kept := make([][]float64, len(recs))
 	for i, r := range recs {
-		kept[i] = r.Energies[min(burn, len(r.Energies)):]
+		kept[i] = r.kept(burn)
 		res.TrialIDs = append(res.TrialIDs, r.Trial)
+		res.TotalSteps += int64(len(r.Energies))
 	}
+	res.budget(recs)
 	res.energy(kept)
 	res.observables(recs, kept)
 	res.marginals(recs)
 	res.autocorrelation(recs, kept)
 	res.work(recs, wall)
 	return res
+}
+
+// budget sets res.Budget from the trials of a --budget run: what each was
+// given and did, how they are pooled and how to repeat them.
+func (res *Result) budget(recs []*TrialRecord) {
+	if len(recs) == 0 || recs[0].Budget == nil {
+		return
+	}
+	b := &BudgetSummary{CPUSecondsPerTrial: recs[0].Budget.CPUSeconds, BurnFraction: recs[0].Budget.BurnFraction, Pooling: budgetPooling}
+	for _, r := range recs {
+		if r.Budget == nil { // not from one run: report refuses to merge such folders
+			return
+		}
+		b.TrialSteps = append(b.TrialSteps, len(r.Energies))
+		b.TrialBurnIn = append(b.TrialBurnIn, r.Budget.BurnIn)
+		b.TrialCPUSeconds = append(b.TrialCPUSeconds, r.CPUSeconds)
+		if r.Budget.StepCap != "" {
+			b.StepCapped = append(b.StepCapped, r.Trial)
+		}
+	}
+	b.Reproduce = reproduce(b.TrialSteps, b.TrialBurnIn, res.TrialIDs)
+	res.Budget = b
+	res.Steps, res.BurnIn = 0, 0
+	res.StepsNote = "a --budget run: each trial made its own number of steps (budget.trial_steps)"
+	res.BurnInNote = "a --budget run: each trial discarded its own burn-in (budget.trial_burn_in)"
+}
+
+// reproduce says how to repeat a --budget run's chains bit for bit: a
+// trial's chain depends only on (seed, trial, sampler) and its steps and
+// burn-in, so a run of --steps S --burn B repeats a trial of S steps and
+// burn-in B on any machine, and --trials 1 --trial-offset T picks trial T.
+func reproduce(steps, burn, ids []int) string {
+	same := true
+	for i := range steps {
+		same = same && steps[i] == steps[0] && burn[i] == burn[0]
+	}
+	if same {
+		return fmt.Sprintf("replace --budget and --burn-fraction by --steps %d --burn %d: every trial made %d steps and discarded the first %d", steps[0], burn[0], steps[0], burn[0])
+	}
+	var parts []string
+	for i, id := range ids {
+		parts = append(parts, fmt.Sprintf("trial %d: --trials 1 --trial-offset %d --steps %d --burn %d", id, id, steps[i], burn[i]))
+	}
+	return "replace --budget and --burn-fraction, for each trial alone (each into its own --out: report does not merge runs of different --steps), by its steps and burn-in: " +
+		strings.Join(parts, "; ") + "; --steps and --burn of the trials' shortest length and smallest burn-in repeat every trial's first steps in one run"
 }
 
 // energy sets the mean energy, the pooled diagnostics (bulk and tail ESS,
@@ -318,6 +421,9 @@ func (res *Result) energy(kept [][]float64) {
 	switch {
 	case len(means) == 0:
 		res.EnergyMeanNote = fmt.Sprintf("no draws after burn-in (%d steps, burn-in %d)", res.Steps, res.BurnIn)
+		if res.Budget != nil {
+			res.EnergyMeanNote = fmt.Sprintf("no draws after burn-in (trials of %v steps, burn-in %v)", res.Budget.TrialSteps, res.Budget.TrialBurnIn)
+		}
 	case !isFinite(res.EnergyMean):
 		res.EnergyMeanNote = "non-finite energies"
 	}
@@ -515,9 +621,10 @@ func (res *Result) work(recs []*TrialRecord, wall float64) {
 		a := float64(acc) / float64(prop)
 		res.AcceptanceRate = &a
 	}
+	res.sweeps(recs, flipsOK, flips)
 	if flipsOK && len(recs) > 0 {
 		res.Flips = &flips
-		fps := float64(flips) / float64(res.Steps*len(recs))
+		fps := float64(flips) / float64(res.TotalSteps)
 		res.FlipsPerStep = &fps
 		switch {
 		case flips == 0:
@@ -533,6 +640,40 @@ func (res *Result) work(recs []*TrialRecord, wall float64) {
 		p := recs[0].Params
 		res.Params = &p
 	}
+}
+
+// sweeps sets res.Sweeps, the work of the trials recs in sweep-equivalents
+// (see Result.Sweeps); flips is their flips, when every trial counts them
+// (flipsOK).
+func (res *Result) sweeps(recs []*TrialRecord, flipsOK bool, flips int64) {
+	res.Sweeps = math.NaN()
+	if len(recs) == 0 {
+		res.SweepsNote = "no trials"
+		return
+	}
+	n := 0
+	for _, r := range recs {
+		if r.Observables == nil || n != 0 && r.Observables.Spins != n {
+			res.SweepsNote = "the trials do not record their model's number of spins (folders written before sardonics recorded it)"
+			return
+		}
+		n = r.Observables.Spins
+	}
+	if flipsOK {
+		res.Sweeps = float64(flips) / float64(n)
+		return
+	}
+	// Each step resamples every spin of every chain.
+	chains := 0.0
+	for _, r := range recs {
+		c := 1
+		if r.Replica != nil {
+			c = len(r.Replica.Ladder) * max(1, r.Replica.Sets)
+		}
+		chains += float64(c) * float64(len(r.Energies))
+	}
+	res.Sweeps = chains
+	res.SweepsNote = "no flips counted: each step resamples every spin, so a step of every chain (every replica) is one sweep"
 }
 
 // pooledSD is the standard deviation (denominator N-1) of all kept rows
@@ -798,7 +939,7 @@ func DrawFigures(dir string, meta Meta, results []*Result, recs map[string][]*Tr
 			var x, y []float64
 			// The kept steps only, as the paper's figures: the burn-in
 			// transient would flatten the stationary fluctuations.
-			for i := min(meta.BurnIn, len(rs[0].Energies)-1); i < len(rs[0].Energies); i += 5 {
+			for i := min(rs[0].burnIn(meta.BurnIn), len(rs[0].Energies)-1); i < len(rs[0].Energies); i += 5 {
 				x = append(x, float64(i+1))
 				y = append(y, rs[0].Energies[i])
 			}
@@ -837,7 +978,7 @@ func DrawFigures(dir string, meta Meta, results []*Result, recs map[string][]*Tr
 func acfSeries(results []*Result) ([]report.Series, string) {
 	perStep := make([]float64, len(results))
 	for i, r := range results {
-		if n := float64(r.Steps * r.Trials); r.CPUSeconds > 0 && n > 0 {
+		if n := float64(r.TotalSteps); r.CPUSeconds > 0 && n > 0 {
 			perStep[i] = 1e3 * r.CPUSeconds / n
 		} else {
 			perStep = nil
@@ -878,10 +1019,12 @@ func WriteTuningCSV(path string, rs []*TrialRecord) error {
 }
 
 // Table renders results as a fixed-width text table; a value that cannot be
-// estimated shows as n/a.
+// estimated shows as n/a. The last columns are the work of all trials
+// together: steps, flips per step and sweep-equivalents (Result.Sweeps),
+// so that samplers given equal CPU (--budget) show what each did with it.
 func Table(results []*Result) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-11s %12s %10s %9s %10s %10s %7s %9s %11s %7s %10s\n", "sampler", "E mean", "stderr", "tau_int", "ESS bulk", "ESS tail", "R-hat", "cpu s", "ESS/cpu-s", "accept", "flips/step")
+	fmt.Fprintf(&b, "%-11s %12s %10s %9s %10s %10s %7s %9s %11s %7s %10s %10s %10s\n", "sampler", "E mean", "stderr", "tau_int", "ESS bulk", "ESS tail", "R-hat", "cpu s", "ESS/cpu-s", "accept", "steps", "flips/step", "sweeps")
 	for _, r := range results {
 		rh, acc, fps := "n/a", "-", "-"
 		if r.Rhat != nil {
@@ -893,10 +1036,18 @@ func Table(results []*Result) string {
 		if r.FlipsPerStep != nil {
 			fps = fmt.Sprintf("%.1f", *r.FlipsPerStep)
 		}
-		fmt.Fprintf(&b, "%-11s %12s %10s %9s %10s %10s %7s %9.3g %11s %7s %10s\n", r.Sampler, meanText(r.EnergyMean, r.EnergyStderr), num("%.3g", r.EnergyStderr),
-			num("%.3g", r.TauInt), num("%.4g", r.ESS), num("%.4g", r.ESSTail), rh, r.CPUSeconds, num("%.4g", r.ESSPerCPUSecond), acc, fps)
+		fmt.Fprintf(&b, "%-11s %12s %10s %9s %10s %10s %7s %9.3g %11s %7s %10s %10s %10s\n", r.Sampler, meanText(r.EnergyMean, r.EnergyStderr), num("%.3g", r.EnergyStderr),
+			num("%.3g", r.TauInt), num("%.4g", r.ESS), num("%.4g", r.ESSTail), rh, r.CPUSeconds, num("%.4g", r.ESSPerCPUSecond), acc, count(r.TotalSteps), fps, num("%.4g", r.Sweeps))
 	}
 	return b.String()
+}
+
+// count is n in full below ten million, else to 3 significant digits.
+func count(n int64) string {
+	if n < 1e7 {
+		return strconv.FormatInt(n, 10)
+	}
+	return fmt.Sprintf("%.3g", float64(n))
 }
 
 // num formats x, or "n/a" when it is NaN or infinite.
@@ -926,4 +1077,33 @@ func SortedTrials(rs []*TrialRecord) []*TrialRecord {
 	out := append([]*TrialRecord(nil), rs...)
 	sort.Slice(out, func(i, j int) bool { return out[i].Trial < out[j].Trial })
 	return out
+}
+
+// BudgetNote is what sample and report print after the tables of a
+// --budget run: each sampler's trials' steps, burn-in and CPU, and that
+// the run repeats exactly only with --steps and --burn; "" for a run of
+// --steps.
+func BudgetNote(results []*Result) string {
+	var b strings.Builder
+	for _, r := range results {
+		bs := r.Budget
+		if bs == nil {
+			continue
+		}
+		if b.Len() == 0 {
+			fmt.Fprintf(&b, "\n--budget: %.4g s of thread CPU per trial, burn-in the steps of its first %g%%; per trial:\n", bs.CPUSecondsPerTrial, 100*bs.BurnFraction)
+		}
+		cpu := make([]string, len(bs.TrialCPUSeconds))
+		for i, c := range bs.TrialCPUSeconds {
+			cpu[i] = fmt.Sprintf("%.4g", c)
+		}
+		fmt.Fprintf(&b, "%-11s steps %s; burn-in %s; cpu s %s\n", r.Sampler, joinInts(bs.TrialSteps), joinInts(bs.TrialBurnIn), strings.Join(cpu, ", "))
+		if len(bs.StepCapped) > 0 {
+			fmt.Fprintf(&b, "%-11s trial(s) %s stopped at the step bound before their budget (see their stats.json)\n", r.Sampler, joinInts(bs.StepCapped))
+		}
+	}
+	if b.Len() > 0 {
+		b.WriteString("A --budget run is not repeatable bit for bit (a step's CPU differs between machines and runs); summary.json's budget.reproduce gives the --steps and --burn that repeat each sampler's chains exactly.\n")
+	}
+	return b.String()
 }
