@@ -39,6 +39,11 @@ type checkpoint struct {
 	TuneRecord    *summary.TuneRecord   `json:"tune_done,omitempty"` // the finished adaptation
 	CPUSeconds    float64               `json:"cpu_seconds"`
 	Wall          float64               `json:"wall_seconds"`
+	// A budget trial's burn-in (with the CPU when it ended) and the steps
+	// of its ladder's adaptation, once its CPU has fixed them.
+	BurnIn  *int    `json:"burn_in,omitempty"`
+	BurnCPU float64 `json:"burn_cpu_seconds,omitempty"`
+	Adapt   *int    `json:"adapt,omitempty"`
 }
 
 // CheckpointPath is where trial t of sampler name checkpoints in dir.
@@ -59,6 +64,14 @@ func (t *trial) checkpoint(cpu, wall float64) error {
 		TuneRecord: t.rec.Tune, Marginals: t.marg, CPUSeconds: cpu, Wall: wall}
 	if sf, ok := t.stateful(); ok {
 		c.State = sf.AppendState(nil)
+	}
+	if t.cfg.budget() {
+		if b := t.burn; b != unknownSteps {
+			c.BurnIn, c.BurnCPU = &b, t.burnCPU
+		}
+		if a := t.adapt; a != unknownSteps {
+			c.Adapt = &a
+		}
 	}
 	for _, th := range t.thetas {
 		c.Thetas = append(c.Thetas, th.String())
@@ -137,6 +150,14 @@ func (t *trial) restore(cpu, wall *float64) (*checkpoint, error) {
 		}
 	} else if t.tune != nil {
 		t.tune = doneTuning{t.tune}
+	}
+	if t.cfg.budget() {
+		if c.BurnIn != nil {
+			t.burn, t.burnCPU = *c.BurnIn, c.BurnCPU
+		}
+		if c.Adapt != nil {
+			t.adapt = *c.Adapt
+		}
 	}
 	*cpu, *wall = c.CPUSeconds, c.Wall
 	return c, nil

@@ -32,19 +32,23 @@ const (
 	reportEvery = 64 // steps between a trial's reports (see trial.step)
 )
 
-// progress is what the reporter knows of a run: the steps finished over
-// all trials, and one slot per trial goroutine telling which trial it runs
-// and when that trial last reported.
+// progress is what the reporter knows of a run: the work finished over
+// all trials (steps, or in a budget run nanoseconds of thread CPU, with
+// the steps beside), and one slot per trial goroutine telling which trial
+// it runs and when that trial last reported.
 type progress struct {
-	start time.Time
-	done  atomic.Int64
-	slots []slot
-	cur   atomic.Pointer[phase] // the sampler running
+	start  time.Time
+	done   atomic.Int64
+	budget bool         // done counts CPU nanoseconds (a --budget run)
+	steps  atomic.Int64 // steps finished, in a budget run
+	slots  []slot
+	cur    atomic.Pointer[phase] // the sampler running
 }
 
 // phase is one sampler's share of the run (samplers run one after
-// another): its trials, their steps, when it started, how many trials
-// have started and how many steps were loaded rather than run.
+// another): its trials, each one's work (steps, or CPU ns in a budget
+// run), when it started, how many trials have started and how many steps
+// were loaded rather than run.
 type phase struct {
 	name          string
 	later         int // samplers after it
@@ -55,9 +59,9 @@ type phase struct {
 }
 
 // startSampler begins the phase of sampler name (later: samplers after
-// it), trials of steps steps each.
-func (p *progress) startSampler(name string, later, trials, steps int) {
-	p.cur.Store(&phase{name: name, later: later, trials: int64(trials), steps: int64(steps), start: p.now()})
+// it), trials of per steps (CPU ns in a budget run) each.
+func (p *progress) startSampler(name string, later, trials int, per int64) {
+	p.cur.Store(&phase{name: name, later: later, trials: int64(trials), steps: per, start: p.now()})
 }
 
 // eta estimates the time left of the running sampler from the measured
@@ -71,6 +75,9 @@ func (p *progress) eta() (d time.Duration, name string, later int, ok bool) {
 	ph := p.cur.Load()
 	if ph == nil {
 		return 0, "", 0, false
+	}
+	if p.budget {
+		return p.budgetETA(ph)
 	}
 	now := p.now()
 	var left, perSum float64 // ns of running trials' remaining steps; sum of their ns per step
@@ -97,6 +104,39 @@ func (p *progress) eta() (d time.Duration, name string, later int, ok bool) {
 	return time.Duration(left / float64(len(p.slots))), ph.name, ph.later, true
 }
 
+// budgetETA is eta for a budget run, which knows every trial's work in
+// advance: each running trial's CPU still to spend at its own rate of
+// wall time per CPU second so far, the trials not yet started and those
+// of the samplers after this one (each sampler has the same budget) at
+// the running trials' mean rate, shared by the trial goroutines. later
+// is 0: the samplers after this one are in the estimate.
+func (p *progress) budgetETA(ph *phase) (time.Duration, string, int, bool) {
+	now := p.now()
+	var left, rateSum float64 // wall ns of the running trials' remaining CPU; sum of their rates
+	rated := 0
+	for i := range p.slots {
+		s := &p.slots[i]
+		if s.trial.Load() == 0 {
+			continue
+		}
+		cpu := s.cpu.Load()
+		spent := cpu - s.cpuRestored.Load()
+		if spent <= 0 {
+			continue
+		}
+		rate := float64(now-s.begun.Load()) / float64(spent)
+		left += rate * float64(max(0, ph.steps-cpu))
+		rateSum += rate
+		rated++
+	}
+	if rated == 0 {
+		return 0, ph.name, ph.later, false
+	}
+	queued := max(0, ph.trials-ph.begun.Load()) + int64(ph.later)*ph.trials
+	left += float64(queued*ph.steps) * rateSum / float64(rated)
+	return time.Duration(left / float64(len(p.slots))), ph.name, 0, true
+}
+
 // slot is one trial goroutine's line of the board, on cache lines of its
 // own (its trial writes it every reportEvery steps, the reporter reads it).
 type slot struct {
@@ -109,7 +149,10 @@ type slot struct {
 	begun    atomic.Int64 // when its trial started (ns since start)
 	steps    atomic.Int64 // steps its trial ran in this process
 	restored atomic.Int64 // steps its trial restored from a checkpoint
-	_        [64]byte
+	// In a budget run: its trial's CPU so far (ns), and what of it was
+	// restored from a checkpoint.
+	cpu, cpuRestored atomic.Int64
+	_                [64]byte
 }
 
 func newProgress(slots int) *progress {
@@ -128,6 +171,8 @@ func (p *progress) begin(w int, name string, t int) {
 	s.begun.Store(s.last.Load())
 	s.steps.Store(0)
 	s.restored.Store(0)
+	s.cpu.Store(0)
+	s.cpuRestored.Store(0)
 	s.trial.Store(int64(t) + 1)
 	if ph := p.cur.Load(); ph != nil {
 		ph.begun.Add(1)
@@ -137,16 +182,36 @@ func (p *progress) begin(w int, name string, t int) {
 // end marks slot w idle.
 func (p *progress) end(w int) { p.slots[w].trial.Store(0) }
 
-// restored adds n steps that slot w's trial (w < 0: a finished trial)
-// loaded from disk rather than ran: they say nothing of its speed.
-func (p *progress) restored(w int, n int64) {
+// restored adds n steps, and in a budget run cpu seconds, that slot w's
+// trial (w < 0: a finished trial) loaded from disk rather than ran: they
+// say nothing of its speed.
+func (p *progress) restored(w int, n int64, cpu float64) {
 	if p == nil {
 		return
 	}
-	p.done.Add(n)
-	if w >= 0 {
-		p.slots[w].restored.Add(n)
+	if !p.budget {
+		p.done.Add(n)
+		if w >= 0 {
+			p.slots[w].restored.Add(n)
+		}
+		return
 	}
+	ns := int64(cpu * 1e9)
+	p.steps.Add(n)
+	p.done.Add(ns)
+	if w >= 0 {
+		s := &p.slots[w]
+		s.restored.Add(n)
+		s.cpu.Store(ns)
+		s.cpuRestored.Store(ns)
+	}
+}
+
+// reportCPU tells the board that slot w's trial has spent cpu seconds of
+// thread CPU (a budget run).
+func (p *progress) reportCPU(w int, cpu float64) {
+	ns := int64(cpu * 1e9)
+	p.done.Add(ns - p.slots[w].cpu.Swap(ns))
 }
 
 // report adds n steps that slot w's trial ran.
@@ -154,7 +219,11 @@ func (p *progress) report(w int, n int64) {
 	if p == nil {
 		return
 	}
-	p.done.Add(n)
+	if p.budget {
+		p.steps.Add(n)
+	} else {
+		p.done.Add(n)
+	}
 	if n <= 0 {
 		return
 	}
@@ -252,7 +321,9 @@ func startProgress(cfg *Config, p *progress, total int64) func() {
 }
 
 // progressLine draws the bar or writes the plain line: steps done, the
-// overall rate, and the ETA of the running sampler (see eta).
+// overall rate, and the ETA of the running sampler (see eta); in a budget
+// run, the thread CPU spent of the run's total, the steps, and the ETA of
+// the whole run.
 func progressLine(w io.Writer, tty bool, p *progress, total int64) {
 	d := p.done.Load()
 	el := time.Since(p.start).Seconds()
@@ -266,7 +337,17 @@ func progressLine(w io.Writer, tty bool, p *progress, total int64) {
 			eta += fmt.Sprintf(" for %s, then %s not yet timed", name, plural(later, "sampler"))
 		}
 	}
-	frac := float64(d) / float64(total)
+	frac := min(1, float64(d)/float64(total))
+	if p.budget {
+		if tty {
+			const width = 30
+			n := min(width, int(frac*width))
+			fmt.Fprintf(w, "\r[%s%s] %5.1f%% of %.4g CPU s, %d steps, ETA %s\033[K", strings.Repeat("=", n), strings.Repeat(" ", width-n), 100*frac, float64(total)/1e9, p.steps.Load(), eta)
+		} else {
+			fmt.Fprintf(w, "progress: %.1f/%.4g s of thread CPU (%.1f%%), %d steps, ETA %s\n", float64(d)/1e9, float64(total)/1e9, 100*frac, p.steps.Load(), eta)
+		}
+		return
+	}
 	if tty {
 		const width = 30
 		n := min(width, int(frac*width))

@@ -92,8 +92,10 @@ func (rc ReplicaConfig) Check(name string, m *model.Model, beta float64, sc saws
 }
 
 // newTrialChain builds trial chain name at spins: the sampler's own chain,
-// or replica exchange around it.
-func newTrialChain(cfg *Config, name string, r *rand.PCG, spins []int8) (sampler.Chain, func(), error) {
+// or replica exchange around it, which counts swaps after the burn-in's
+// burn steps and moves an adaptive ladder during the first adapt steps
+// (unknownSteps: not yet known, see trial.reschedule).
+func newTrialChain(cfg *Config, name string, r *rand.PCG, spins []int8, burn, adapt int) (sampler.Chain, func(), error) {
 	rc := cfg.Replicas
 	if !rc.On() {
 		return NewChain(name, cfg.Model, cfg.Beta, cfg.SAW, r, spins)
@@ -110,10 +112,10 @@ func newTrialChain(cfg *Config, name string, r *rand.PCG, spins []int8) (sampler
 		work = 1
 	}
 	rcfg := replica.Config{Betas: replica.Geometric(rc.BetaMin, cfg.Beta, rc.R), SwapEvery: every, Work: work,
-		CountFrom: cfg.Burn, Sets: 1, Workers: rc.Workers, CPUs: cfg.SAW.CPUs,
+		CountFrom: burn, Sets: 1, Workers: rc.Workers, CPUs: cfg.SAW.CPUs,
 		KeepSpins: true} // the magnetization of every step needs its spins
 	if rc.Adaptive {
-		rcfg.Adapt = cfg.Burn / 2
+		rcfg.Adapt = adapt
 	}
 	if rc.Overlap {
 		rcfg.Sets = 2
@@ -136,7 +138,7 @@ func newTrialChain(cfg *Config, name string, r *rand.PCG, spins []int8) (sampler
 // same seed gives the same choice on every machine.
 func (t *trial) tuneCycles() error {
 	c, ok := t.ch.(*replica.Chain)
-	if !ok || !t.cfg.Replicas.TuneCycles || len(t.rec.Energies) >= t.cfg.Burn || c.Tuning() != nil || !c.TuneReady() {
+	if !ok || !t.cfg.Replicas.TuneCycles || len(t.rec.Energies) >= t.burn || c.Tuning() != nil || !c.TuneReady() {
 		return nil
 	}
 	_, k := hybrid.DefaultCycle(t.cfg.Model.Variables(), t.cfg.SAW.Thetas)

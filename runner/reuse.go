@@ -73,6 +73,8 @@ func DiffMeta(a, b summary.Meta, an, bn string) []string {
 	add("seed", strconv.FormatUint(a.Seed, 10), strconv.FormatUint(b.Seed, 10))
 	add("steps", strconv.Itoa(a.Steps), strconv.Itoa(b.Steps))
 	add("burn", strconv.Itoa(a.BurnIn), strconv.Itoa(b.BurnIn))
+	add("budget per trial (CPU s)", g(a.TrialBudget), g(b.TrialBudget))
+	add("burn fraction", g(a.BurnFraction), g(b.BurnFraction))
 	x, kx := settingsMap(a.Settings)
 	y, ky := settingsMap(b.Settings)
 	for _, k := range ky {

@@ -27,18 +27,26 @@ import (
 
 // Config is one `sample` run.
 type Config struct {
-	Model       *model.Model
-	Beta        float64
-	Samplers    []string
+	Model    *model.Model
+	Beta     float64
+	Samplers []string
+	// Steps is every trial's steps, of which the first Burn are discarded
+	// from the statistics; with TrialBudget, the most steps a trial may
+	// make (the bound the run's memory and disk set), Burn unused.
 	Steps, Burn int
-	Trials      int
-	TrialOffset int
-	Seed        uint64
-	Threads     int // trials run at once (0: all CPUs)
-	SAW         sawsampler.Config
-	Replicas    ReplicaConfig // replica exchange around every sampler (off when R <= 1)
-	Tune        Tuner         // nil: no adaptation phase
-	SaveStates  bool
+	// TrialBudget > 0 runs each trial until its thread CPU reaches
+	// TrialBudget seconds, and discards the steps made in the first
+	// BurnFraction of it (see budget.go): a --budget run.
+	TrialBudget  float64
+	BurnFraction float64
+	Trials       int
+	TrialOffset  int
+	Seed         uint64
+	Threads      int // trials run at once (0: all CPUs)
+	SAW          sawsampler.Config
+	Replicas     ReplicaConfig // replica exchange around every sampler (off when R <= 1)
+	Tune         Tuner         // nil: no adaptation phase
+	SaveStates   bool
 	// SaveEvery keeps one state in SaveEvery steps after the burn-in
 	// (those of steps Burn+k*SaveEvery) with SaveStates; 0 or 1: every
 	// step.
@@ -164,6 +172,21 @@ type trial struct {
 	overlap func() float64 // the chain's overlap q, recorded each step (replica exchange with --overlap)
 	mag     func() int     // the chain's sum of spins, recorded each step
 	marg    *summary.MarginalsAcc
+
+	// burn is the steps discarded: cfg.Burn, or in a budget run
+	// unknownSteps until the trial's CPU fixes it (see clock), burnCPU the
+	// CPU at its end (-1 until then); adapt is the steps during which an
+	// adaptive ladder moves (unknownSteps likewise).
+	burn, adapt int
+	burnCPU     float64
+	// The CPU clock (cpu): the thread's at the trial's start, a resumed
+	// trial's earlier CPU, the workers' CPU of the chains released and
+	// of the current chain when it was built.
+	cpu0, prevCPU, workerPrev, w0 float64
+	// A budget trial reads its clock after step nextCheck (see clock),
+	// the last reading being lastCPU after step lastSteps.
+	nextCheck, lastSteps int
+	lastCPU              float64
 }
 
 // flushDone reports the pending steps to the run's progress board.
@@ -176,13 +199,16 @@ func (t *trial) flushDone() {
 
 func (t *trial) build(spins []int8) error {
 	if t.release != nil {
+		// Its workers' CPU is the trial's (read before they stop).
+		t.workerPrev += workerCPU(t.ch) - t.w0
 		t.release()
+		t.ch, t.release = nil, nil
 	}
-	ch, release, err := newTrialChain(t.cfg, t.name, t.r, spins)
+	ch, release, err := newTrialChain(t.cfg, t.name, t.r, spins, t.burn, t.adapt)
 	if err != nil {
 		return err
 	}
-	t.ch, t.release = ch, release
+	t.ch, t.release, t.w0 = ch, release, workerCPU(ch)
 	t.overlap = nil
 	// A chain that keeps its sum of spins is asked for it; the others'
 	// spins are summed after every step (sampler.SpinSum, O(N/8), against
@@ -232,7 +258,7 @@ func (t *trial) step() {
 	if t.overlap != nil {
 		t.rec.Overlap = append(t.rec.Overlap, t.overlap())
 	}
-	if n := len(t.rec.Energies) - t.cfg.Burn; n > 0 && n%t.cfg.saveEvery() == 0 {
+	if n := len(t.rec.Energies) - t.burn; n > 0 && n%t.cfg.saveEvery() == 0 {
 		if t.cfg.SaveStates {
 			s := t.ch.Spins()
 			x := make([]uint8, len(s))
@@ -254,13 +280,26 @@ func (t *trial) step() {
 
 // RunTrial runs one trial of one sampler, resuming from its checkpoint in
 // cfg.Checkpoint's folder if there is one. It returns ErrInterrupted (with
-// the checkpoint written) when cfg.Stop is raised.
+// the checkpoint written) when cfg.Stop is raised. A budget run's trial
+// (cfg.TrialBudget) runs until its CPU reaches the budget, or cfg.Steps.
 func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	start, cpu0 := time.Now(), ThreadCPU()
+	if err := cfg.budgetCheck(); err != nil {
+		return nil, err
+	}
+	start := time.Now()
 	t := &trial{cfg: cfg, name: name, r: StreamFor(cfg.Seed, tn, name),
-		rec: &summary.TrialRecord{Sampler: name, Trial: tn}}
+		rec: &summary.TrialRecord{Sampler: name, Trial: tn}, burn: cfg.Burn, adapt: cfg.Burn / 2, cpu0: ThreadCPU()}
+	switch {
+	case cfg.budget() && cfg.BurnFraction == 0: // nothing to discard, nor to adapt (cli refuses an adaptive ladder)
+		t.burn, t.adapt = 0, 0
+	case cfg.budget():
+		t.burn, t.burnCPU = unknownSteps, -1
+		if cfg.Replicas.On() && cfg.Replicas.Adaptive {
+			t.adapt = unknownSteps
+		}
+	}
 	defer func() {
 		if t.release != nil {
 			t.release()
@@ -279,8 +318,8 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 		pi, pj := modelPairs(cfg.Model)
 		t.marg = summary.NewMarginalsAcc(cfg.Model.Variables(), pi, pj, cfg.SavedStates())
 	}
-	prevCPU, prevWall := 0.0, 0.0
-	ck, err := t.restore(&prevCPU, &prevWall)
+	prevWall := 0.0
+	ck, err := t.restore(&t.prevCPU, &prevWall)
 	if err != nil {
 		return nil, err
 	}
@@ -293,14 +332,18 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 	}
 	// The traces take their whole length once, here (a restored one
 	// included): the size check before the run counted it, and growing by
-	// append would copy them and for a while hold them twice.
-	t.rec.Energies = slices.Grow(t.rec.Energies, cfg.Steps-len(t.rec.Energies))
-	t.rec.Magnetization = slices.Grow(t.rec.Magnetization, cfg.Steps-len(t.rec.Magnetization))
-	if t.overlap != nil {
-		t.rec.Overlap = slices.Grow(t.rec.Overlap, cfg.Steps-len(t.rec.Overlap))
-	}
-	if cfg.SaveStates {
-		t.rec.States = slices.Grow(t.rec.States, max(0, cfg.SavedStates()-len(t.rec.States)))
+	// append would copy them and for a while hold them twice. A budget
+	// trial's length is not known: its traces grow (the step bound
+	// cfg.Steps counts their growth).
+	if !cfg.budget() {
+		t.rec.Energies = slices.Grow(t.rec.Energies, cfg.Steps-len(t.rec.Energies))
+		t.rec.Magnetization = slices.Grow(t.rec.Magnetization, cfg.Steps-len(t.rec.Magnetization))
+		if t.overlap != nil {
+			t.rec.Overlap = slices.Grow(t.rec.Overlap, cfg.Steps-len(t.rec.Overlap))
+		}
+		if cfg.SaveStates {
+			t.rec.States = slices.Grow(t.rec.States, max(0, cfg.SavedStates()-len(t.rec.States)))
+		}
 	}
 	if ck != nil && len(ck.State) > 0 {
 		sf, ok := t.stateful()
@@ -312,13 +355,15 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 		}
 	}
 	_, keep := t.stateful()
-	w0 := workerCPU(t.ch) // the chain is built once: its workers live as long as the trial
 	if p := cfg.progress; p != nil {
-		p.restored(cfg.slot, int64(len(t.rec.Energies)))
+		p.restored(cfg.slot, int64(len(t.rec.Energies)), t.prevCPU)
 	}
+	t.lastSteps, t.lastCPU = len(t.rec.Energies), t.cpu()
+	t.nextCheck = len(t.rec.Energies) + 1
+	spent, capped := false, false
 	lastCkpt := time.Now()
 	next := (len(t.rec.Energies)/Block + 1) * Block
-	for len(t.rec.Energies) < cfg.Steps {
+	for len(t.rec.Energies) < cfg.Steps && !spent {
 		sc, _ := t.ch.(*saw.Chain)
 		switch {
 		case t.tune != nil && !t.tune.Done() && sc != nil:
@@ -337,11 +382,23 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 				t.rec.Tune, t.thetas = tr, tr.Policy
 			}
 		default:
-			for n := min(next, cfg.Steps) - len(t.rec.Energies); n > 0; n-- {
+			until := min(next, cfg.Steps)
+			if cfg.budget() {
+				until = min(until, t.nextCheck)
+			}
+			for n := until - len(t.rec.Energies); n > 0; n-- {
 				t.step()
 				if err := t.tuneCycles(); err != nil {
 					return nil, err
 				}
+			}
+		}
+		if cfg.budget() && len(t.rec.Energies) >= t.nextCheck {
+			if spent, err = t.clock(); err != nil {
+				return nil, err
+			}
+			if spent {
+				break
 			}
 		}
 		if len(t.rec.Energies) >= next && len(t.rec.Energies) < cfg.Steps {
@@ -357,7 +414,7 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 				return nil, ErrInterrupted
 			}
 			if stop || due {
-				if err := t.checkpoint(prevCPU+ThreadCPU()-cpu0+workerCPU(t.ch)-w0, prevWall+time.Since(start).Seconds()); err != nil {
+				if err := t.checkpoint(t.cpu(), prevWall+time.Since(start).Seconds()); err != nil {
 					return nil, err
 				}
 				lastCkpt = time.Now()
@@ -367,6 +424,7 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 			}
 		}
 	}
+	capped = cfg.budget() && !spent
 	t.flushDone()
 	st := t.ch.Stats()
 	t.rec.Flips, t.rec.Proposed, t.rec.Accepted = t.base.Flips+st.Flips, t.base.Proposed+st.Proposed, t.base.Accepted+st.Accepted
@@ -374,20 +432,23 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 		t.rec.Params = describeThetas(t.thetas) // the policy, once tuning finished
 	}
 	recordReplica(t.ch, t.rec)
-	t.rec.Observables = summary.NewTrialObservables(t.rec, ModelInfo(cfg.Model, cfg.Beta), cfg.Burn)
+	if cfg.budget() {
+		t.finishBudget(capped)
+	}
+	t.rec.Observables = summary.NewTrialObservables(t.rec, ModelInfo(cfg.Model, cfg.Beta), t.burn)
 	if t.marg != nil {
 		t.rec.Marginals = t.marg.Finish(cfg.Model.Variables())
 	}
 	if cfg.SaveStates {
-		k := cfg.saveEvery()
-		t.rec.Samples = summary.NewSampleSet(t.rec.States, t.rec.Energies, func(j int) int { return cfg.Burn + (j+1)*k })
+		k, b := cfg.saveEvery(), t.burn
+		t.rec.Samples = summary.NewSampleSet(t.rec.States, t.rec.Energies, func(j int) int { return b + (j+1)*k })
 		t.rec.SaveEvery, t.rec.SavedStates, t.rec.DistinctStates = k, len(t.rec.States), len(t.rec.Samples.First)
 	}
 	if t.rec.Machine == "" {
 		t.rec.Machine = machine()
 	}
 	t.rec.WallSeconds = prevWall + time.Since(start).Seconds()
-	t.rec.CPUSeconds = prevCPU + ThreadCPU() - cpu0 + workerCPU(t.ch) - w0
+	t.rec.CPUSeconds = t.cpu()
 	return t.rec, nil
 }
 
@@ -451,13 +512,23 @@ func Run(cfg *Config) (map[string][]*summary.TrialRecord, map[string]float64, er
 	}
 	out := map[string][]*summary.TrialRecord{}
 	wall := map[string]float64{}
-	total := int64(len(cfg.Samplers) * cfg.Trials * cfg.Steps)
+	if err := cfg.budgetCheck(); err != nil {
+		return nil, nil, err
+	}
+	// The progress board counts steps, or in a budget run nanoseconds of
+	// CPU (each trial's share).
+	per := int64(cfg.Steps)
+	if cfg.budget() {
+		per = int64(cfg.TrialBudget * 1e9)
+	}
+	total := int64(len(cfg.Samplers)*cfg.Trials) * per
 	workers := min(threads, cfg.Trials)
 	prog := newProgress(workers)
+	prog.budget = cfg.budget()
 	stop := startProgress(cfg, prog, total)
 	defer stop()
 	for si, name := range cfg.Samplers {
-		prog.startSampler(name, len(cfg.Samplers)-si-1, cfg.Trials, cfg.Steps)
+		prog.startSampler(name, len(cfg.Samplers)-si-1, cfg.Trials, per)
 		recs := make([]*summary.TrialRecord, cfg.Trials)
 		errs := make([]error, cfg.Trials)
 		jobs := make(chan int)
@@ -547,9 +618,10 @@ func runOrLoad(cfg *Config, name string, t int) (*summary.TrialRecord, error) {
 			r, err := summary.ReadTrial(summary.TrialDir(cfg.Dir, name, t))
 			// A trial of a version before the magnetization was
 			// recorded runs again (to the same energies).
-			if err == nil && len(r.Energies) == cfg.Steps && len(r.Magnetization) == cfg.Steps && r.Observables != nil &&
-				(r.Marginals != nil) == cfg.Marginals {
-				cfg.progress.restored(-1, int64(cfg.Steps))
+			if err == nil && r.Observables != nil && len(r.Magnetization) == len(r.Energies) && (r.Marginals != nil) == cfg.Marginals &&
+				(!cfg.budget() && r.Budget == nil && len(r.Energies) == cfg.Steps ||
+					cfg.budget() && r.Budget != nil && r.Budget.CPUSeconds == cfg.TrialBudget && r.Budget.Steps == len(r.Energies)) {
+				cfg.progress.restored(-1, int64(len(r.Energies)), r.CPUSeconds)
 				return r, nil
 			}
 		}
