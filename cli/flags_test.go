@@ -123,6 +123,21 @@ func TestFlagsGolden(t *testing.T) {
 		{name: "save_every_zero", args: []string{"sample", m, "--T", "1", "--save-states", "--save-every", "0", "--out", "$TMP/o"}},
 		{name: "save_every_without_states", args: []string{"sample", m, "--T", "1", "--save-every", "10", "--out", "$TMP/o"}},
 		{name: "save_every_too_large", args: []string{"sample", m, "--T", "1", "--steps", "1000", "--burn", "900", "--save-states", "--save-every", "101", "--out", "$TMP/o"}},
+		// --budget (issue 23, item 2): equal thread CPU instead of equal
+		// steps; what it excludes, and the first line of a budget run.
+		{name: "budget_and_steps", args: []string{"sample", m, "--T", "1", "--budget", "10s", "--steps", "1000", "--out", "$TMP/o"}},
+		{name: "budget_bad", args: []string{"sample", m, "--T", "1", "--budget", "ten", "--out", "$TMP/o"}},
+		{name: "budget_no_unit", args: []string{"sample", m, "--T", "1", "--budget", "60", "--out", "$TMP/o"}},
+		{name: "budget_zero", args: []string{"sample", m, "--T", "1", "--budget", "0s", "--out", "$TMP/o"}},
+		{name: "budget_negative", args: []string{"sample", m, "--T", "1", "--budget=-5m", "--out", "$TMP/o"}},
+		{name: "budget_with_burn", args: []string{"sample", m, "--T", "1", "--budget", "10s", "--burn", "100", "--out", "$TMP/o"}},
+		{name: "budget_too_small", args: []string{"sample", m, "--T", "1", "--budget", "5ms", "--trials", "10", "--out", "$TMP/o"}},
+		{name: "budget_tune", args: []string{"sample", m, "--T", "1", "--sampler", "sardonics", "--tune", "--budget", "10s", "--out", "$TMP/o"}},
+		{name: "budget_marginals", args: []string{"sample", m, "--T", "1", "--budget", "10s", "--marginals", "--out", "$TMP/o"}},
+		{name: "burn_fraction_range", args: []string{"sample", m, "--T", "1", "--budget", "10s", "--burn-fraction", "1", "--out", "$TMP/o"}},
+		{name: "budget_adaptive_no_burn", args: []string{"sample", m, "--T", "1", "--sampler", "metropolis", "--replicas", "4", "--ladder", "adaptive", "--budget", "10s", "--burn-fraction", "0", "--out", "$TMP/o"}},
+		{name: "burn_fraction_without_budget", args: []string{"sample", m, "--T", "1", "--burn-fraction", "0.3", "--out", "$TMP/o"}},
+		{name: "budget_first_line", outLines: 1, args: []string{"sample", m, "--T", "1", "--sampler", "gibbs", "--budget", "40ms", "--trials", "2", "--quiet", "--no-figures", "--out", "$TMP/o"}},
 		// report: flags after the folders are flags, not folders.
 		{name: "report_flag_after_dir", args: []string{"report", "$TMP", "--out"}},
 	}
@@ -165,6 +180,31 @@ func TestHelpObservablesGolden(t *testing.T) {
 		}
 	}
 	checkGolden(t, "help_observables", strings.Join(keep, "\n")+"\n")
+}
+
+// TestHelpBudgetGolden: what sample -h says of --budget (issue 23, item
+// 2): its paragraph of the description and the entries of its flags.
+func TestHelpBudgetGolden(t *testing.T) {
+	var out, errb bytes.Buffer
+	if err := Run([]string{"sample", "-h"}, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	var keep []string
+	lines := strings.Split(out.String(), "\n")
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		switch {
+		case strings.HasPrefix(l, "Budget:"):
+			for ; i < len(lines) && lines[i] != ""; i++ {
+				keep = append(keep, lines[i])
+			}
+			keep = append(keep, "")
+		case strings.HasPrefix(l, "  -budget") || strings.HasPrefix(l, "  -burn-fraction") || strings.HasPrefix(l, "  -steps"):
+			keep = append(keep, l, lines[i+1])
+			i++
+		}
+	}
+	checkGolden(t, "help_budget", strings.Join(keep, "\n")+"\n")
 }
 
 // TestBetaZero: --beta 0 is the uniform distribution; every sampler that

@@ -57,7 +57,9 @@ func (f *replicaFlags) apply(cfg *runner.Config, ncpu int) error {
 		return usagef("give --swap-every (the step clock) or --swap-work (the work clock), not both")
 	case !(f.tuneSeconds > 0) || math.IsInf(f.tuneSeconds, 0):
 		return usagef("--tune-cycles %g (expected modelled CPU seconds > 0 per candidate)", f.tuneSeconds)
-	case f.ladder == "adaptive" && cfg.Burn < 2*64*max(f.swapEvery, 10):
+	case f.ladder == "adaptive" && cfg.TrialBudget > 0 && cfg.BurnFraction == 0:
+		return usagef("--ladder adaptive moves the rungs during the first half of the burn-in, and --burn-fraction 0 keeps none: give --burn-fraction above 0 (e.g. the default 0.2)")
+	case f.ladder == "adaptive" && cfg.TrialBudget == 0 && cfg.Burn < 2*64*max(f.swapEvery, 10):
 		return usagef("--ladder adaptive moves the rungs during the first half of --burn (%d): give a burn-in of at least %d steps (64 swap rounds)", cfg.Burn, 2*64*max(f.swapEvery, 10))
 	}
 	rc := runner.ReplicaConfig{R: f.r, BetaMin: f.betaMin, SwapEvery: f.swapEvery, Work: f.swapWork, Adaptive: f.ladder == "adaptive", Overlap: f.overlap}

@@ -102,6 +102,7 @@ func merge(out string, dirs []string, env *Env, figures bool) error {
 	}
 	fmt.Fprint(env.Stdout, summary.Table(results))
 	fmt.Fprint(env.Stdout, "\n"+summary.ObservablesTable(results))
+	fmt.Fprint(env.Stdout, summary.BudgetNote(results))
 	for _, w := range sum.Warnings {
 		fmt.Fprintf(env.Stderr, "sardonics: warning: %s\n", w)
 	}

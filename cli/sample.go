@@ -139,6 +139,64 @@ func checkSampleFlags(fs *flag.FlagSet, tf *tuneFlags, steps int, burn *int, tri
 	return note, nil
 }
 
+// durationFlag is --budget: a Go duration, whose parse error says what is
+// expected.
+type durationFlag struct{ d time.Duration }
+
+func (f *durationFlag) String() string {
+	if f == nil {
+		return "0s"
+	}
+	return f.d.String()
+}
+
+func (f *durationFlag) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return errors.New("expected a duration such as 90s, 10m or 1h30m (a number with a unit: ms, s, m, h)")
+	}
+	f.d = d
+	return nil
+}
+
+// defaultBurnFraction is --burn-fraction's default: the share of the
+// default --burn in a run of fewer than 100000 steps (steps/5).
+const defaultBurnFraction = 0.2
+
+// minTrialBudget is the least thread CPU a trial of a --budget run is
+// given: a trial's clock is read about every millisecond.
+const minTrialBudget = time.Millisecond
+
+// checkBudgetFlags checks --budget and --burn-fraction and what they
+// exclude; budget is 0 when --budget was not given.
+func checkBudgetFlags(fs *flag.FlagSet, budget time.Duration, frac float64, trials int, steps int, tune, marginals bool) error {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if !given["budget"] {
+		if given["burn-fraction"] {
+			return usagef("--burn-fraction %g applies to --budget runs; a run of --steps discards --burn steps", frac)
+		}
+		return nil
+	}
+	switch {
+	case budget <= 0:
+		return usagef("--budget %v (expected a positive duration of thread CPU per sampler, e.g. 60s or 10m)", budget)
+	case given["steps"]:
+		return usagef("--budget %v and --steps %d: give one of them (--steps runs every trial for that many steps; --budget gives every sampler %v of thread CPU over its trials)", budget, steps, budget)
+	case given["burn"]:
+		return usagef("--burn with --budget: a --budget run does not know its steps in advance, and its burn-in is the steps each trial makes in the first --burn-fraction (default %g) of its CPU; give --burn-fraction F instead", defaultBurnFraction)
+	case !(frac >= 0 && frac < 1):
+		return usagef("--burn-fraction %g (expected 0 <= F < 1: the share of each trial's thread CPU whose steps are discarded)", frac)
+	case trials >= 1 && budget/time.Duration(trials) < minTrialBudget:
+		return usagef("--budget %v over %s gives each trial %v of thread CPU (expected at least %v per trial)", budget, plural(trials, "trial"), budget/time.Duration(trials), minTrialBudget)
+	case tune:
+		return usagef("--budget with --tune is not supported: the adaptation runs a fixed number of steps; tune first (sardonics tune, or sample --tune with --steps) and give the policy it writes with --policy FILE --budget %v", budget)
+	case marginals:
+		return usagef("--budget with --marginals is not supported: the marginals' batches need the measured steps in advance; run with --budget, then repeat it with --marginals and the --steps and --burn it records (summary.json, budget.reproduce)")
+	}
+	return nil
+}
+
 // checkSaveEvery checks --save-every K: at least 1, given with
 // --save-states or --marginals (save is either), and keeping at least one
 // of the steps after the burn-in.
@@ -227,7 +285,8 @@ func init() {
 a sweep for gibbs and metropolis, one update for sw and blockgibbs, one
 Metropolis-Hastings move for sardonics), discarding the first --burn steps
 from the statistics (default min(20000, steps/5); with --tune at least the
-tuning steps, which are never kept). --beta 0 samples the uniform
+tuning steps, which are never kept); or, with --budget, for an equal share
+of thread CPU (see Budget below). --beta 0 samples the uniform
 distribution. Trial t of a sampler draws only from the random stream of
 (seed, t, sampler) (its random starting state, which the samplers share,
 from (seed, t)), so --trials 1 --trial-offset t on separate machines
@@ -284,6 +343,30 @@ authors' rule); joint: the drawn types are part of the path. Every choice
 is exact. --sampler hybrid: each step is A Metropolis sweeps then M
 SARDONICS moves (--mix A:M; default 1 sweep and a sweep's worth of flips).
 
+Budget: --budget DURATION (e.g. 60s, 10m) replaces --steps: every sampler
+gets DURATION of thread CPU over all its trials, each trial DURATION/trials,
+so that samplers whose steps cost differently compare at equal cost. A
+trial's CPU is its own thread's, its replica workers' and engine sections'
+(CLOCK_THREAD_CPUTIME_ID, as cpu_seconds), a resumed trial's earlier CPU
+included; it reads that clock about every millisecond of CPU and stops at
+the first reading past its share. Its burn-in is the steps it made in the
+first --burn-fraction F of its CPU (default 0.2, as --burn's steps/5;
+--burn is refused); with --ladder adaptive the ladder moves during the
+steps of the first F/2 and the burn-in is twice those. Trials so make
+different numbers of steps: the means pool every kept draw of every trial,
+the ESS and R-hat (and so the errors) the last n kept draws of each, n the
+shortest trial's. The table's steps, flips/step and sweeps (flips / N, all
+trials) show the work each sampler did. Where a trial stops depends on the
+machine, so a --budget run is not repeatable bit for bit: stats.json and
+summary.json record each trial's steps and burn-in, and --steps S --burn B
+(--trials 1 --trial-offset T for trial T alone) repeats a trial of S steps
+and burn-in B exactly, on any machine (summary.json's budget.reproduce
+gives the flags). Before the run a pilot of each sampler estimates the
+steps, and a budget whose traces cannot fit in memory or on disk is
+refused. Not with --tune or --marginals. Split across jobs (--trials 1
+--trial-offset T), each job's trial gets the whole --budget: give each
+--budget B/K to split a run of --budget B over K trials.
+
 Observables: besides the energy, every step records the magnetization
 M = sum_i s_i over all N spins of the Ising form (an RBM's visible and
 hidden units as +-1). The second table and summary.json give, over the kept
@@ -315,7 +398,7 @@ example).`,
 			temp.register(fs)
 			samplers := fs.String("sampler", "sardonics,gibbs", "comma-separated `LIST` of samplers: sardonics, hybrid, gibbs, metropolis, sw, blockgibbs")
 			mix := fs.String("mix", "", "hybrid's cycle `A:M`: A Metropolis sweeps then M SARDONICS moves per step (default: 1 sweep and a sweep's worth of SARDONICS flips)")
-			steps := fs.Int("steps", 100000, "steps per trial")
+			steps := fs.Int("steps", 100000, "steps per trial (or --budget)")
 			burn := fs.Int("burn", 0, "steps discarded from the statistics, still written to energy.csv (default min(20000, steps/5), with --tune at least the tuning steps)")
 			trials := fs.Int("trials", 10, "independent trials per sampler")
 			offset := fs.Int("trial-offset", 0, "number of the first trial (for splitting a run across jobs)")
@@ -330,6 +413,9 @@ example).`,
 			noFigures := fs.Bool("no-figures", false, "skip acf.png, trace.png and rewards.png (the data files are written; sardonics report can draw the figures later)")
 			every := fs.Duration("checkpoint-every", 0, "write every running trial's complete state to DIR/checkpoint every `DURATION` (e.g. 10m); SIGINT and SIGTERM always checkpoint")
 			resume := fs.String("resume", "", "continue the interrupted run in `DIR` with its original flags; the result is identical to an uninterrupted run")
+			var budgetFlag durationFlag
+			fs.Var(&budgetFlag, "budget", "instead of --steps, give every sampler `DURATION` of thread CPU over all its trials (e.g. 60s, 10m: each trial DURATION/trials, workers included); not repeatable bit for bit: see Budget above")
+			burnFraction := fs.Float64("burn-fraction", defaultBurnFraction, "with --budget: discard the steps each trial makes in the first `F` of its thread CPU (0 <= F < 1)")
 			sf.register(fs)
 			tf.register(fs)
 			var rf replicaFlags
@@ -358,11 +444,20 @@ example).`,
 					if *out == "" {
 						return usagef("--out DIR is required")
 					}
+					if err := checkBudgetFlags(fs, budgetFlag.d, *burnFraction, *trials, *steps, tf.tune, *marginals); err != nil {
+						return err
+					}
+					budgeted := budgetFlag.d > 0
 					burnNote, err := checkSampleFlags(fs, &tf, *steps, burn, *trials, *offset, *threads, *every)
 					if err != nil {
 						return err
 					}
-					if err := checkSaveEvery(*saveEvery, *save || *marginals, *steps, *burn); err != nil {
+					if budgeted { // the steps are not known: only K and what it thins
+						err = checkSaveEvery(*saveEvery, *save || *marginals, math.MaxInt, 0)
+					} else {
+						err = checkSaveEvery(*saveEvery, *save || *marginals, *steps, *burn)
+					}
+					if err != nil {
 						return err
 					}
 					m, err := loadModel(*spec)
@@ -386,6 +481,10 @@ example).`,
 					sc.CPUs = cpus
 					cfg = &runner.Config{Model: m, Beta: beta, Samplers: names, Steps: *steps, Burn: *burn,
 						Trials: *trials, TrialOffset: *offset, Seed: *seed, Threads: par, SAW: sc, SaveStates: *save, SaveEvery: *saveEvery, Marginals: *marginals}
+					if budgeted {
+						cfg.TrialBudget, cfg.BurnFraction = budgetFlag.d.Seconds()/float64(*trials), *burnFraction
+						cfg.Steps, cfg.Burn = 0, 0 // the step bound is set by budgetSize below
+					}
 					if err := tf.apply(cfg, m, sf.params != ""); err != nil {
 						return err
 					}
@@ -401,7 +500,12 @@ example).`,
 					}
 					cfg.Warnings = env.Stderr // a stalled trial is named even with --quiet
 					cfg.CheckpointEvery = *every
-					if err := checkSize(cfg, *out); err != nil {
+					var expect []int // a budget run's expected steps per trial, by sampler
+					if budgeted {
+						if expect, err = budgetSize(cfg, *out); err != nil {
+							return err
+						}
+					} else if err := checkSize(cfg, *out); err != nil {
 						return err
 					}
 					if cfg.Init, err = readInit(*initFile, m.Variables(), *trials); err != nil {
@@ -411,11 +515,21 @@ example).`,
 					if err != nil {
 						return err
 					}
-					fmt.Fprint(env.Stderr, statesNote(cfg))
+					if budgeted {
+						fmt.Fprint(env.Stderr, statesNote(expectedRun(cfg, slices.Max(expect))))
+					} else {
+						fmt.Fprint(env.Stderr, statesNote(cfg))
+					}
 					if burnNote != "" {
 						burnNote = ": " + burnNote
 					}
-					fmt.Fprintf(env.Stdout, "%s, beta = %g, %s x %d steps (burn-in %d%s), %d at a time\n", m.Describe(), beta, plural(*trials, "trial"), *steps, *burn, burnNote, par)
+					if budgeted {
+						fmt.Fprintf(env.Stdout, "%s, beta = %g, %s x %v of thread CPU each (--budget %v per sampler; burn-in: the steps of each trial's first %g%% of its CPU), %d at a time\n",
+							m.Describe(), beta, plural(*trials, "trial"), time.Duration(cfg.TrialBudget*1e9), budgetFlag.d, 100*cfg.BurnFraction, par)
+						fmt.Fprintf(env.Stderr, "sardonics: --budget: %s (a pilot's rough estimate)\n", expectedSteps(names, expect))
+					} else {
+						fmt.Fprintf(env.Stdout, "%s, beta = %g, %s x %d steps (burn-in %d%s), %d at a time\n", m.Describe(), beta, plural(*trials, "trial"), *steps, *burn, burnNote, par)
+					}
 					if d := rf.describe(cfg); d != "" {
 						fmt.Fprintf(env.Stdout, "%s\n", d[2:])
 					}
@@ -488,6 +602,10 @@ func runAndWrite(ctx context.Context, sig func() os.Signal, cfg *runner.Config, 
 	cfg.Dir = dir
 	cfg.Meta = summary.Meta{Spec: cfg.Model.Spec, Variables: cfg.Model.Variables(), Interactions: cfg.Model.Interactions(),
 		Beta: cfg.Beta, Seed: cfg.Seed, Steps: cfg.Steps, BurnIn: cfg.Burn, Settings: settings}
+	if cfg.TrialBudget > 0 { // the step bound depends on the machine: not the run's identity
+		cfg.Meta.Steps, cfg.Meta.BurnIn = 0, 0
+		cfg.Meta.TrialBudget, cfg.Meta.BurnFraction = cfg.TrialBudget, cfg.BurnFraction
+	}
 	cfg.Stop = new(atomic.Bool)
 	defer context.AfterFunc(ctx, func() { cfg.Stop.Store(true) })()
 	recs, wall, err := runner.Run(cfg)
@@ -517,6 +635,7 @@ func runAndWrite(ctx context.Context, sig func() os.Signal, cfg *runner.Config, 
 	os.RemoveAll(filepath.Join(dir, "checkpoint"))
 	fmt.Fprint(env.Stdout, summary.Table(results))
 	fmt.Fprint(env.Stdout, "\n"+summary.ObservablesTable(results))
+	fmt.Fprint(env.Stdout, summary.BudgetNote(results))
 	for _, w := range sum.Warnings {
 		fmt.Fprintf(env.Stderr, "sardonics: warning: %s\n", w)
 	}

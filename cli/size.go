@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -230,4 +231,80 @@ func cgroupRoom() (left float64, path string, ok bool) {
 		return 0, "", false
 	}
 	return max(0, limit-used), filepath.Join(dir, "memory.max"), true
+}
+
+// pilotCPU is the thread CPU each sampler's pilot steps for before a
+// --budget run (at most a tenth of a trial's budget).
+const pilotCPU = 0.1
+
+// budgetSize prepares the --budget run cfg into dir: a pilot of each
+// sampler (runner.StepCost) estimates the steps a trial will make in its
+// budget, the run is refused (as checkSize refuses a run of --steps) when
+// those cannot fit in the memory available or on dir's file system, and
+// cfg.Steps is set to the most steps a trial may make: the largest count
+// whose run (every trial of every sampler that long, the traces, which
+// grow as they go, counted twice) fits. A trial that reaches that bound
+// before its budget stops there and says so. It returns the estimated
+// steps per trial of each sampler.
+func budgetSize(cfg *runner.Config, dir string) ([]int, error) {
+	expect := make([]int, len(cfg.Samplers))
+	est, slowest := 0.0, ""
+	var per float64 // the cost of a step of the sampler with the most steps
+	for i, name := range cfg.Samplers {
+		c, _, err := runner.StepCost(cfg, name, min(pilotCPU, cfg.TrialBudget/10))
+		if err != nil {
+			return nil, err
+		}
+		n := cfg.TrialBudget / max(c, 1e-9)
+		expect[i] = int(min(n, 1e15))
+		if n > est {
+			est, slowest, per = n, name, c
+		}
+	}
+	avail, from := availableMemory()
+	free, inodes, ok := diskRoom(dir)
+	if !ok {
+		free, inodes = math.Inf(1), math.Inf(1)
+	}
+	fits := func(s float64) bool {
+		z := sizeOf(expectedRun(cfg, int(s)))
+		return z.memory()+z.traces <= avail && z.disk <= free
+	}
+	lo, hi := 0.0, 1e15 // fits(lo); the bound is below hi
+	for hi-lo > 1 && hi > 1.0001*lo {
+		mid := math.Floor((lo + hi) / 2)
+		if fits(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	trials := fmt.Sprintf("%s x %s", plural(len(cfg.Samplers), "sampler"), plural(cfg.Trials, "trial"))
+	if est > lo {
+		return nil, usagef("--budget %v: %s would make about %.3g steps per trial (%.3g s of thread CPU a step in a %.2g s pilot), more than the %.3g steps per trial that fit in the %s of memory available (%s) and the %s free in %s, the traces of %s counted twice as they grow; give a smaller --budget, or fewer --samplers",
+			time.Duration(cfg.TrialBudget*float64(cfg.Trials)*1e9), slowest, est, per, min(pilotCPU, cfg.TrialBudget/10), lo, humanBytes(avail), from, humanBytes(free), dir, trials)
+	}
+	if z := sizeOf(expectedRun(cfg, int(est))); z.files > inodes {
+		return nil, usagef("this run writes about %.0f files and folders into %s (4 to 10 per trial of %s), more than the %.0f the file system there has free (inodes); give fewer --trials, or an --out on another file system",
+			z.files, dir, trials, inodes)
+	}
+	cfg.Steps = int(min(lo, math.MaxInt32*float64(1<<20)))
+	return expect, nil
+}
+
+// expectedRun is the budget run cfg as a run of steps steps per trial, its
+// burn-in the burn fraction of them, for the size estimates.
+func expectedRun(cfg *runner.Config, steps int) *runner.Config {
+	c := *cfg
+	c.Steps, c.Burn = max(1, steps), int(cfg.BurnFraction*float64(steps))
+	return &c
+}
+
+// expectedSteps says the steps per trial that budgetSize estimated.
+func expectedSteps(names []string, expect []int) string {
+	var parts []string
+	for i, n := range names {
+		parts = append(parts, fmt.Sprintf("%s about %.3g", n, float64(expect[i])))
+	}
+	return "steps per trial: " + strings.Join(parts, ", ")
 }
