@@ -91,3 +91,27 @@ func TestMeanText(t *testing.T) {
 		}
 	}
 }
+
+// TestSlowRelaxationNamed: trials still relaxing slowly (an AR(1) chain of
+// autocorrelation time 2000 falling by 150, 7 of its standard deviations,
+// over 40000 steps) fall within each quarter too. Counted as noise, that
+// fall made each quarter's ESS a few draws and the drift 2.8 and 7.8
+// standard errors, so the warning said the trials disagree; with the ESS
+// of the quarters less their lines, both fall by more than 6 and are
+// named as still falling (the case of a --budget run of SARDONICS on
+// frustrated2d:L=400 at T = 1 with 2 s per trial).
+func TestSlowRelaxationNamed(t *testing.T) {
+	var recs []*TrialRecord
+	for tr := range 2 {
+		r := ar1Trial(tr, 40000, 0.999, 0, uint64(tr)+7)
+		for i := range r.Energies {
+			r.Energies[i] += 150 * math.Exp(-float64(i)/20000)
+		}
+		recs = append(recs, r)
+	}
+	res := Summarize("s", recs, 40000, 0, 0)
+	w := strings.Join(Warnings([]*Result{res}), "\n")
+	if !strings.Contains(w, "not equilibrated: the energy is still falling in every trial") {
+		t.Errorf("trend z %v, warnings %q", []float64{*res.Trend[0], *res.Trend[1]}, w)
+	}
+}
