@@ -548,6 +548,18 @@ example).`,
 	})
 }
 
+// humanCount writes a count to 3 significant digits with a word for
+// millions and billions: 950, 12300, 13.3 million.
+func humanCount(n int) string {
+	switch {
+	case n >= 1e9:
+		return fmt.Sprintf("%.3g billion", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.3g million", float64(n)/1e6)
+	}
+	return strconv.Itoa(n)
+}
+
 // maxAutoEngineThreads caps the automatic section count of the parallel
 // engine: its barrier was measured to pay up to 4 sections (2.0x at 4 on a
 // 16-CPU VM, 1.7x at 2), while 8 and 16 were fast on one lease of that VM
@@ -618,6 +630,20 @@ func runAndWrite(ctx context.Context, sig func() os.Signal, cfg *runner.Config, 
 	}
 	var sum *summary.Summary
 	var results []*summary.Result
+	if cfg.Progress != nil {
+		// The ETA of the progress lines is the trials'; the diagnostics of
+		// long traces take a while more (of order a minute per 10^7 steps
+		// on a 2-core VM), which should not look like a hang.
+		steps, trials := 0, 0
+		for _, rs := range recs {
+			for _, r := range rs {
+				steps += len(r.Energies)
+				trials++
+			}
+		}
+		fmt.Fprintf(env.Stderr, "sardonics: trials done; summarizing their %s steps (%s): pooled ESS and R-hat, observables, figures\n",
+			humanCount(steps), plural(trials, "trial"))
+	}
 	err = untilSignal(ctx, func() (err error) {
 		for _, name := range cfg.Samplers {
 			results = append(results, summary.Summarize(name, recs[name], cfg.Steps, cfg.Burn, wall[name]))
