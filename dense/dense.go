@@ -92,7 +92,7 @@ func (e *Engine) SetBiases(gammaL, gammaH float64, w saw.Weight) {
 	e.wf = w
 	e.bias = e.biases.Get(e.q.S, gammaL, gammaH, w)
 	e.stale = true
-	e.rec.ok = false
+	e.rec.Invalidate()
 }
 
 // Energy is E(v, h) of the current state.
@@ -116,7 +116,7 @@ func (e *Engine) SetSpins(s []int8) {
 	e.q.Fields(e.s, e.F)
 	e.refresh()
 	e.stale = true
-	e.rec.ok = false
+	e.rec.Invalidate()
 }
 
 // refresh recomputes the float64 fields and the energy from scratch: the
@@ -293,7 +293,7 @@ func (e *Engine) Replay(path []int32, backwards bool) ([2]float64, float64) {
 	e.prepare()
 	e0 := e.e
 	if backwards {
-		e.rec.ok = false
+		e.rec.Invalidate()
 	} else {
 		e.rec.Begin(0, e.e)
 	}
@@ -324,5 +324,5 @@ func (e *Engine) Flip(path []int32) {
 		e.flipFields(int(l))
 	}
 	e.stale = true
-	e.rec.ok = false
+	e.rec.Invalidate()
 }
