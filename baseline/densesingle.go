@@ -26,8 +26,7 @@ type denseSingle struct {
 	f          []float64
 	e          float64
 
-	steps                     int64
-	flips, proposed, accepted int64
+	counters
 }
 
 func newDenseSingle(d *model.Dense, beta float64, r *rand.PCG, s []int8, metropolis bool) *denseSingle {
@@ -54,13 +53,7 @@ func (c *denseSingle) Step() {
 	} else {
 		c.gibbsSweep()
 	}
-	n := int64(len(c.s))
-	c.flips += n
-	if c.metropolis {
-		c.proposed += n
-		c.accepted += acc
-	}
-	c.steps++
+	c.sweep(int64(len(c.s)), acc, c.metropolis)
 	if c.steps%refreshEvery == 0 {
 		c.refresh()
 	}
