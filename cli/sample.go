@@ -498,6 +498,9 @@ func runAndWrite(ctx context.Context, sig func() os.Signal, cfg *runner.Config, 
 	if err != nil {
 		return err
 	}
+	// The summary needs only the trials' records and cfg.Meta: let the
+	// model (about 60 MB at 10^6 spins) go before it.
+	cfg.Model = nil
 	var sum *summary.Summary
 	var results []*summary.Result
 	err = untilSignal(ctx, func() (err error) {

@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -678,30 +679,42 @@ func ReadTrial(td string) (*TrialRecord, error) {
 // writeColumn writes a CSV of a header "INDEX,NAME" and one row per value,
 // numbered from 1, the values in Go's shortest round-trip form.
 func writeColumn(path, header string, x []float64) error {
-	var b bytes.Buffer
-	b.WriteString(header)
-	b.WriteByte('\n')
-	for i, v := range x {
-		b.WriteString(strconv.Itoa(i + 1))
-		b.WriteByte(',')
-		b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
-		b.WriteByte('\n')
-	}
-	return model.WriteFileMkdir(path, b.Bytes())
+	return model.WriteStreamMkdir(path, func(w *bufio.Writer) error {
+		b := append(make([]byte, 0, 64), header...)
+		b = append(b, '\n')
+		for i, v := range x {
+			b = strconv.AppendInt(b, int64(i+1), 10)
+			b = append(b, ',')
+			b = strconv.AppendFloat(b, v, 'g', -1, 64)
+			b = append(b, '\n')
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
+		_, err := w.Write(b)
+		return err
+	})
 }
 
 // writeIntColumn is writeColumn for integers.
 func writeIntColumn(path, header string, x []int32) error {
-	var b bytes.Buffer
-	b.WriteString(header)
-	b.WriteByte('\n')
-	for i, v := range x {
-		b.WriteString(strconv.Itoa(i + 1))
-		b.WriteByte(',')
-		b.WriteString(strconv.Itoa(int(v)))
-		b.WriteByte('\n')
-	}
-	return model.WriteFileMkdir(path, b.Bytes())
+	return model.WriteStreamMkdir(path, func(w *bufio.Writer) error {
+		b := append(make([]byte, 0, 64), header...)
+		b = append(b, '\n')
+		for i, v := range x {
+			b = strconv.AppendInt(b, int64(i+1), 10)
+			b = append(b, ',')
+			b = strconv.AppendInt(b, int64(v), 10)
+			b = append(b, '\n')
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
+		_, err := w.Write(b)
+		return err
+	})
 }
 
 // readIntColumn reads what writeIntColumn wrote.
