@@ -377,7 +377,7 @@ example).`,
 					if err != nil {
 						return err
 					}
-					plan, cpus, ncpu := planFor(env.Stderr, *trials, *threads, names, sc, m.RBM != nil)
+					plan, cpus, ncpu := planFor(env.Stderr, *trials, *threads, names, sc, sawsampler.ParallelFor(m, sc.Engine, sc.EngineThreads))
 					par := plan.trials
 					sc.EngineThreads = plan.engineThreads
 					if sc.Mix, err = parseMix(*mix, names); err != nil {

@@ -236,7 +236,7 @@ func (sh *shared) quit() {
 	sh.wg.Wait()
 }
 
-func (sh *shared) worker(p, cpu int, passive bool, started *sync.WaitGroup) {
+func (sh *shared) worker(p, cpu int, passive bool, started *sync.WaitGroup, build func(*section)) {
 	defer sh.wg.Done()
 	sc := sh.secs[p]
 	if cpu >= 0 {
@@ -245,6 +245,7 @@ func (sh *shared) worker(p, cpu int, passive bool, started *sync.WaitGroup) {
 		runtime.LockOSThread()
 	}
 	sc.tid.Store(int32(topology.ThreadID()))
+	build(sc)
 	started.Done()
 	var last uint64
 	misses := 0
