@@ -21,6 +21,7 @@ type ReplicaConfig struct {
 	BetaMin   float64 // the hottest rung's inverse temperature
 	SwapEvery int     // steps between swap rounds (0: DefaultSwapEvery)
 	Adaptive  bool    // move the rungs during the first half of the burn-in
+	Variance  bool    // with Adaptive: from the rungs' energy spread (replica.ByVariance)
 	Overlap   bool    // two independent ladders; record the overlap q
 	Workers   int     // goroutines per trial stepping the members
 	// Work > 0 swaps on the work clock: a round is Work sweep-equivalents
@@ -57,6 +58,9 @@ func (rc ReplicaConfig) String() string {
 	ladder := "geometric"
 	if rc.Adaptive {
 		ladder = "adaptive"
+		if rc.Variance {
+			ladder = "variance"
+		}
 	}
 	s := fmt.Sprintf(" replicas=%d beta-min=%g swap-every=%d ladder=%s overlap=%v", rc.R, rc.BetaMin, rc.SwapEvery, ladder, rc.Overlap)
 	if rc.Work > 0 { // only when set, so that older runs keep their identity
@@ -114,6 +118,9 @@ func newTrialChain(cfg *Config, name string, r *rand.PCG, spins []int8) (sampler
 		KeepSpins: true} // the magnetization of every step needs its spins
 	if rc.Adaptive {
 		rcfg.Adapt = cfg.Burn / 2
+		if rc.Variance {
+			rcfg.Spacing = replica.ByVariance
+		}
 	}
 	if rc.Overlap {
 		rcfg.Sets = 2
