@@ -261,7 +261,10 @@ Replica exchange: --replicas R runs every sampler (sardonics, gibbs,
 metropolis, blockgibbs) as R replicas at inverse temperatures from
 --beta-min (default beta/10) to the target beta, geometric or, with --ladder
 adaptive, moved during the first half of the burn-in until swap acceptance
-is even, then fixed. Neighbouring replicas swap temperatures with the exact
+is even, then fixed; --ladder variance moves them instead so that
+delta-beta times the energy's standard deviation, measured at each rung, is
+the same between neighbours, and stats.json (rungs_needed) and a warning say
+how many replicas the range needs for swap acceptance 0.23. Neighbouring replicas swap temperatures with the exact
 Metropolis rule every --swap-every steps; a step is one step of every
 replica. Statistics and traces are the target replica's; stats.json adds
 the ladder, swap acceptance and round trips, replicas.png shows them.

@@ -258,6 +258,10 @@ func Warnings(results []*Result) []string {
 		case r.Rhat == nil:
 			out = append(out, fmt.Sprintf("sampler %s: split-R-hat cannot be estimated (%s); run more steps", r.Sampler, r.RhatNote))
 		}
+		if rp := r.Replica; rp != nil && rp.RoundTripsPerTrial < 1 && rp.RungsNeeded > rp.Rungs {
+			out = append(out, fmt.Sprintf("sampler %s: %.3g round trips per trial: %d replicas do not connect the ladder; %s says this range of temperatures needs about %d for swap acceptance 0.23 between neighbours (--replicas %d --ladder variance), or a higher --beta-min",
+				r.Sampler, rp.RoundTripsPerTrial, rp.Rungs, rp.RungsNeededFrom, rp.RungsNeeded, rp.RungsNeeded))
+		}
 		if r.Trials > 0 && !(r.ESS >= MinESSPerTrial*float64(r.Trials)) {
 			ess := "n/a (" + r.ESSNote + ")"
 			if !math.IsNaN(r.ESS) {
