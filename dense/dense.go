@@ -64,7 +64,7 @@ func New(r *model.RBM, init []int8) *Engine {
 		mask:  make([]uint32, n),
 		gamma: [2]float64{1, 1},
 	}
-	TransposeFloat64(e.wt, r.W, r.V, r.H)
+	Transpose(e.wt, r.W, r.V, r.H)
 	for i := range e.mask {
 		e.mask[i] = ^uint32(0)
 	}

@@ -38,7 +38,7 @@ func NewQuant(r *model.RBM) *Quant {
 			q.W[i*r.H+j] = q.Fix(x)
 		}
 	}
-	TransposeInt32(q.WT, q.W, r.V, r.H)
+	Transpose(q.WT, q.W, r.V, r.H)
 	return q
 }
 
@@ -84,25 +84,9 @@ func NewQuantScale(r *model.RBM) *Quant {
 // Fix is x in fixed point: round(2^S x), ties to even.
 func (q *Quant) Fix(x float64) int32 { return int32(math.RoundToEven(math.Ldexp(x, q.S))) }
 
-// TransposeInt32 writes the transpose of a (rows x cols, row-major) into
-// t (cols x rows), in tiles that keep both sides in cache.
-func TransposeInt32(t, a []int32, rows, cols int) {
-	const tile = 64
-	for i0 := 0; i0 < rows; i0 += tile {
-		i1 := min(i0+tile, rows)
-		for j0 := 0; j0 < cols; j0 += tile {
-			j1 := min(j0+tile, cols)
-			for i := i0; i < i1; i++ {
-				for j := j0; j < j1; j++ {
-					t[j*rows+i] = a[i*cols+j]
-				}
-			}
-		}
-	}
-}
-
-// TransposeFloat64 is TransposeInt32 for float64 matrices.
-func TransposeFloat64(t, a []float64, rows, cols int) {
+// Transpose writes the transpose of a (rows x cols, row-major) into t
+// (cols x rows), in tiles that keep both sides in cache.
+func Transpose[T int32 | float64](t, a []T, rows, cols int) {
 	const tile = 64
 	for i0 := 0; i0 < rows; i0 += tile {
 		i1 := min(i0+tile, rows)

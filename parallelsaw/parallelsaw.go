@@ -612,7 +612,7 @@ func (sc *section) build(r *model.RBM, q *dense.Quant) {
 		}
 	}
 	sc.wh, sc.whq = make([]float64, r.H*sc.vp), make([]int32, r.H*sc.vp)
-	dense.TransposeFloat64(sc.wh, r.W[sc.vlo*r.H:sc.vhi*r.H], sc.vp, r.H)
+	dense.Transpose(sc.wh, r.W[sc.vlo*r.H:sc.vhi*r.H], sc.vp, r.H)
 	for k, x := range sc.wh {
 		sc.whq[k] = q.Fix(x)
 	}
