@@ -30,8 +30,7 @@ type rbmSingle struct {
 	s          []int8    // the same state in Ising form
 	e          float64
 
-	steps                     int64
-	flips, proposed, accepted int64
+	counters
 }
 
 func newRBMSingle(r *model.RBM, beta float64, p *rand.PCG, s []int8, metropolis bool) *rbmSingle {
@@ -79,13 +78,7 @@ func (c *rbmSingle) Step() {
 	V, H := c.r.V, c.r.H
 	acc := c.half(c.x[:V], c.s[:V], c.a, c.g, c.r.W, H)
 	acc += c.half(c.x[V:], c.s[V:], c.g, c.a, c.wt, V)
-	n := int64(V + H)
-	c.flips += n
-	if c.metropolis {
-		c.proposed += n
-		c.accepted += acc
-	}
-	c.steps++
+	c.sweep(int64(V+H), acc, c.metropolis)
 	if c.steps%refreshEvery == 0 {
 		c.refresh()
 	}

@@ -6,7 +6,6 @@ import (
 
 	"sardonics/denseising"
 	"sardonics/model"
-	"sardonics/rng"
 	"sardonics/sampler"
 )
 
@@ -17,6 +16,8 @@ import (
 // accepted flip of spin k adds 2 s_k' J_k to every field in one vectorised
 // pass over row k (denseising.AddRow). Fields and energy are recomputed
 // from scratch every refreshEvery steps, so rounding never accumulates.
+// Uniforms come from a sweep-local xoroshiro128+ seeded by two draws of the
+// chain's PCG per sweep, as the sparse table sweeps draw them (sweep.go).
 type denseSingle struct {
 	d          *model.Dense
 	beta       float64
@@ -26,8 +27,7 @@ type denseSingle struct {
 	f          []float64
 	e          float64
 
-	steps                     int64
-	flips, proposed, accepted int64
+	counters
 }
 
 func newDenseSingle(d *model.Dense, beta float64, r *rand.PCG, s []int8, metropolis bool) *denseSingle {
@@ -54,13 +54,7 @@ func (c *denseSingle) Step() {
 	} else {
 		c.gibbsSweep()
 	}
-	n := int64(len(c.s))
-	c.flips += n
-	if c.metropolis {
-		c.proposed += n
-		c.accepted += acc
-	}
-	c.steps++
+	c.sweep(int64(len(c.s)), acc, c.metropolis)
 	if c.steps%refreshEvery == 0 {
 		c.refresh()
 	}
@@ -70,13 +64,16 @@ func (c *denseSingle) Step() {
 // dE_i = 2 s_i f_i, drawing a number only when dE_i > 0 (as the sparse
 // float sweep does).
 func (c *denseSingle) metropolisSweep() int64 {
-	s, f, r, beta := c.s, c.f, c.r, c.beta
+	s, f, beta := c.s, c.f, c.beta
 	f = f[:len(s)]
+	x0, x1 := sweepRNG(c.r)
 	var acc int64
 	for i := range s {
 		d := 2 * float64(s[i]) * f[i]
 		if d > 0 {
-			u, y := rng.Float64(r), beta*d
+			var v uint64
+			v, x0, x1 = xoroshiro(x0, x1)
+			u, y := float64(v>>11)*0x1p-53, beta*d
 			// Most proposals of a cold chain fail by far: e^y > 1 + y +
 			// y^2/2 + y^3/6, so u (that sum) >= 1 (plus a margin for
 			// rounding) means u >= e^-y, as math.Exp would find, at the
@@ -95,12 +92,15 @@ func (c *denseSingle) metropolisSweep() int64 {
 
 // gibbsSweep sets s_i = +1 with probability 1/(1+exp(-2 beta f_i)).
 func (c *denseSingle) gibbsSweep() {
-	s, f, r := c.s, c.f, c.r
+	s, f := c.s, c.f
 	f = f[:len(s)]
+	x0, x1 := sweepRNG(c.r)
 	b2 := min(2*c.beta, math.MaxFloat64) // finite, so that b2 * 0 is 0
 	for i := range s {
+		var v uint64
+		v, x0, x1 = xoroshiro(x0, x1)
 		nw := int8(-1)
-		if belowLogistic(rng.Float64(r), b2*f[i]) {
+		if belowLogistic(float64(v>>11)*0x1p-53, b2*f[i]) {
 			nw = 1
 		}
 		if nw == s[i] {

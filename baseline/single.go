@@ -118,8 +118,7 @@ type single struct {
 	nbF []nbrF // the same rows with real couplings, for the float path
 	e   float64
 
-	steps                     int64
-	flips, proposed, accepted int64
+	counters
 }
 
 type (
@@ -150,13 +149,7 @@ func (c *single) Step() {
 	default:
 		c.gibbsFloat()
 	}
-	n := int64(len(c.s))
-	c.flips += n
-	if c.metropolis {
-		c.proposed += n
-		c.accepted += acc
-	}
-	c.steps++
+	c.sweep(int64(len(c.s)), acc, c.metropolis)
 	if !c.table && c.steps%refreshEvery == 0 {
 		c.e = c.m.Energy(c.s)
 	}

@@ -58,6 +58,17 @@ type counters struct {
 	steps, flips, proposed, accepted int64
 }
 
+// sweep counts a sweep of n proposals (or Gibbs updates), acc of them
+// accepted by Metropolis.
+func (k *counters) sweep(n, acc int64, metropolis bool) {
+	k.flips += n
+	if metropolis {
+		k.proposed += n
+		k.accepted += acc
+	}
+	k.steps++
+}
+
 func (k counters) write(w *state.Writer) {
 	w.Int64(k.steps)
 	w.Int64(k.flips)
@@ -104,16 +115,12 @@ func (c *single) tag() uint64 {
 	return tagGibbs
 }
 
-func (c *single) counters() counters {
-	return counters{c.steps, c.flips, c.proposed, c.accepted}
-}
-
 // AppendState appends the chain's state (see sampler.Stateful).
 func (c *single) AppendState(b []byte) []byte {
 	w := state.Writer{B: b}
 	w.Uint64(c.tag())
 	w.Int8s(c.s)
-	c.counters().write(&w)
+	c.counters.write(&w)
 	if c.table {
 		w.Int64(c.eInt)
 	} else {
@@ -146,7 +153,7 @@ func (c *single) RestoreState(b []byte) error {
 		}
 	}
 	copy(c.s, s)
-	c.steps, c.flips, c.proposed, c.accepted = k.steps, k.flips, k.proposed, k.accepted
+	c.counters = k
 	c.eInt, c.e = eInt, e
 	return nil
 }
@@ -174,7 +181,7 @@ func (c *rbmSingle) AppendState(b []byte) []byte {
 	w := state.Writer{B: b}
 	w.Uint64(c.tag())
 	w.Int8s(c.s)
-	counters{c.steps, c.flips, c.proposed, c.accepted}.write(&w)
+	c.counters.write(&w)
 	w.Float64(c.e)
 	w.Float64s(c.a)
 	w.Float64s(c.g)
@@ -208,7 +215,7 @@ func (c *rbmSingle) RestoreState(b []byte) error {
 	copy(c.a, a)
 	copy(c.g, g)
 	c.e = e
-	c.steps, c.flips, c.proposed, c.accepted = k.steps, k.flips, k.proposed, k.accepted
+	c.counters = k
 	return nil
 }
 
@@ -299,7 +306,7 @@ func (c *denseSingle) AppendState(b []byte) []byte {
 	w := state.Writer{B: b}
 	w.Uint64(c.tag())
 	w.Int8s(c.s)
-	counters{c.steps, c.flips, c.proposed, c.accepted}.write(&w)
+	c.counters.write(&w)
 	w.Float64(c.e)
 	w.Float64s(c.f)
 	return w.B
@@ -328,7 +335,7 @@ func (c *denseSingle) RestoreState(b []byte) error {
 	copy(c.s, s)
 	copy(c.f, f)
 	c.e = e
-	c.steps, c.flips, c.proposed, c.accepted = k.steps, k.flips, k.proposed, k.accepted
+	c.counters = k
 	return nil
 }
 

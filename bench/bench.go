@@ -242,6 +242,20 @@ func Run(cfg Config) (*Report, error) {
 		}
 		rep.add(l, cfg)
 	}
+	if cfg.Only == "" || contains("parallel", cfg.Only) {
+		if err := parallelGroup(rep, cfg, get, cpus); errors.Is(err, ErrStopped) {
+			return rep, err
+		} else if err != nil {
+			return nil, fmt.Errorf("parallel group: %w", err)
+		}
+	}
+	if cfg.Only == "" || contains("load", cfg.Only) {
+		l, err := loadLine(get)
+		if err != nil {
+			return nil, fmt.Errorf("dense file load: %w", err)
+		}
+		rep.add(l, cfg)
+	}
 	if cfg.Only == "" || contains("trial", cfg.Only) {
 		if err := trialGroup(rep, cfg, get); errors.Is(err, ErrStopped) {
 			return rep, err

@@ -25,12 +25,17 @@ type trialLine struct {
 
 // trialLines are the issue's three SARDONICS engines and, for scale, the
 // Go Metropolis sweep (its flips are spin updates) on the same model as
-// the bucket line.
+// the bucket line; then the dense Ising engines on the SK glass of issue 26
+// (N = 1000 at beta 2: SARDONICS per flip, Metropolis and Gibbs per
+// proposed update, whose targets are 1.5 us and 30 ns).
 var trialLines = []trialLine{
 	{"sardonics bucket, whole trial", "frustrated2d:L=60,seed=1", 1, "sardonics", "bucket"},
 	{"sardonics tree, whole trial", "chimera:M=4,N=4,T=4,seed=1", 1, "sardonics", "tree"},
 	{"sardonics dense, whole trial", "rbm-random:V=784,H=500,seed=1,scale=0.1", 1, "sardonics", "dense"},
 	{"metropolis, whole trial", "frustrated2d:L=60,seed=1", 1, "metropolis", ""},
+	{"sardonics dense sk, whole trial", "sk:N=1000,seed=1", 2, "sardonics", "dense"},
+	{"metropolis dense sk, whole trial", "sk:N=1000,seed=1", 2, "metropolis", ""},
+	{"gibbs dense sk, whole trial", "sk:N=1000,seed=1", 2, "gibbs", ""},
 }
 
 const (

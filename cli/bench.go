@@ -25,7 +25,13 @@ The trial group prices whole trials as sample runs them (cpu_seconds over
 flips of a trial with --burn 0, up to 10^5 steps, median of 3): SARDONICS's
 bucket engine on frustrated2d:L=60,seed=1, tree engine on
 chimera:M=4,N=4,T=4,seed=1 and dense engine on
-rbm-random:V=784,H=500,seed=1,scale=0.1 (all T=1), and Metropolis for scale.
+rbm-random:V=784,H=500,seed=1,scale=0.1 (all T=1), and Metropolis for scale;
+then the dense Ising engines on sk:N=1000,seed=1 at beta 2 (SARDONICS per
+flip, Metropolis and Gibbs per proposed update). The load group times
+loading sk:N=4096 back from a float64 .npy file (seconds, median of 3). The
+parallel group measures the wall speedup of the parallel engine at P = 2
+over the serial dense engine on RBMs of 784 x 500, 2048 x 2048 and 4096 x
+4096 and checks --engine auto's crossover against it.
 Beside them it compiles bench/cref/metropolis.c with --cc (cached in the
 system's temporary folder), times that tight C Metropolis sweep in the same
 run and prints each line's ratio to its ns per update on ferro2d:L=60; with
@@ -33,7 +39,7 @@ no compiler it says "C yardstick: n/a (no gcc)" and measures the rest.
 
 --ess adds ESS per CPU-second of every sampler on frustrated2d:L=60 (T=1)
 and spinglass3d:L=9 (beta=1) from short runs. GROUP is one of gibbs,
-metropolis, sw, saw, rbm, trial, ess.`,
+metropolis, sw, saw, rbm, parallel, load, trial, ess.`,
 		Flags: func(fs *flag.FlagSet, env *Env) func([]string) error {
 			out := fs.String("out", ".", "folder for bench.json")
 			budget := fs.Duration("budget", time.Second, "CPU time per measurement")

@@ -18,7 +18,9 @@ type cpuPlan struct {
 }
 
 // planFor is planCPUs on this process's CPUs (also returned: the affinity
-// mask's, and how many are usable), its warning written to stderr.
+// mask's, and how many are usable), its warning written to stderr. rbm
+// says whether the parallel engine may run on the model
+// (sawsampler.ParallelFor: an RBM, and for auto one above the crossover).
 func planFor(stderr io.Writer, trials, threads int, samplers []string, sc sawsampler.Config, rbm bool) (plan cpuPlan, cpus []int, ncpu int) {
 	cpus, _ = topology.CPUs()
 	ncpu = usableCPUs(len(cpus), runtime.GOMAXPROCS(0))

@@ -25,8 +25,8 @@ func (f *replicaFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.betaMin, "beta-min", 0, "the hottest replica's inverse temperature (default: beta / 10)")
 	fs.IntVar(&f.swapEvery, "swap-every", 0, "steps between swap rounds of replica exchange (0: every step for gibbs, metropolis and blockgibbs, every 10 for sardonics)")
 	fs.Float64Var(&f.swapWork, "swap-work", 0, "swap on the work clock: a round is `W` sweep-equivalents of proposed flips per replica, whatever a step costs (0: --swap-every's step clock; hybrid's default is 1)")
-	fs.Float64Var(&f.tuneSeconds, "tune-cycles", 1, "hybrid in replica exchange without --mix: modelled CPU `SECONDS` per candidate cycle when the burn-in chooses each rung's cycle")
-	fs.StringVar(&f.ladder, "ladder", "geometric", "replica temperatures: geometric, or adaptive (moved during the first half of the burn-in to even out swap acceptance, then fixed)")
+	fs.Float64Var(&f.tuneSeconds, "tune-cycles", 1, "hybrid without --mix: modelled CPU `SECONDS` per candidate cycle when the burn-in chooses each rung's cycle (or, without --replicas, the chain's, at half the burn-in); candidates clearly worse after a quarter of it are dropped")
+	fs.StringVar(&f.ladder, "ladder", "geometric", "replica temperatures: geometric; adaptive (moved during the first half of the burn-in to even out swap acceptance, then fixed); or variance (moved during the first half of the burn-in so that delta-beta times the energy's standard deviation is the same between neighbours, then fixed; stats.json says how many replicas the range needs)")
 	fs.BoolVar(&f.overlap, "overlap", false, "replica exchange with two independent sets of replicas: write the spin overlap q of their target replicas per step (overlap.csv, overlap.png, Binder ratio)")
 }
 
@@ -40,11 +40,20 @@ func (f *replicaFlags) apply(cfg *runner.Config, ncpu int) error {
 		if f.overlap || f.ladder != "geometric" || f.betaMin != 0 || f.swapEvery != 0 || f.swapWork != 0 {
 			return usagef("--beta-min, --swap-every, --swap-work, --ladder and --overlap need --replicas R (R >= 2)")
 		}
+		if !(f.tuneSeconds > 0) || math.IsInf(f.tuneSeconds, 0) {
+			return usagef("--tune-cycles %g (expected modelled CPU seconds > 0 per candidate)", f.tuneSeconds)
+		}
+		// hybrid without --mix: the burn-in chooses the chain's cycle.
+		// (A --budget run's burn-in is not known yet: it chooses at the
+		// steps of the first half of the burn-in's share of CPU.)
+		if slices.Contains(cfg.Samplers, "hybrid") && cfg.SAW.Mix == [2]int{} && (cfg.Burn >= 2 || cfg.TrialBudget > 0 && cfg.BurnFraction > 0) {
+			cfg.Replicas = runner.ReplicaConfig{TuneCycles: true, TuneSeconds: f.tuneSeconds}
+		}
 		return nil
 	case f.r > 1024:
 		return usagef("--replicas %d (expected at most 1024)", f.r)
-	case f.ladder != "geometric" && f.ladder != "adaptive":
-		return usagef("--ladder %q (expected geometric or adaptive)", f.ladder)
+	case f.ladder != "geometric" && f.ladder != "adaptive" && f.ladder != "variance":
+		return usagef("--ladder %q (expected geometric, adaptive or variance)", f.ladder)
 	case !(cfg.Beta > 0):
 		return usagef("--replicas needs a target beta above 0 (the hottest replica is at --beta-min < beta)")
 	case cfg.Tune != nil:
@@ -57,12 +66,12 @@ func (f *replicaFlags) apply(cfg *runner.Config, ncpu int) error {
 		return usagef("give --swap-every (the step clock) or --swap-work (the work clock), not both")
 	case !(f.tuneSeconds > 0) || math.IsInf(f.tuneSeconds, 0):
 		return usagef("--tune-cycles %g (expected modelled CPU seconds > 0 per candidate)", f.tuneSeconds)
-	case f.ladder == "adaptive" && cfg.TrialBudget > 0 && cfg.BurnFraction == 0:
-		return usagef("--ladder adaptive moves the rungs during the first half of the burn-in, and --burn-fraction 0 keeps none: give --burn-fraction above 0 (e.g. the default 0.2)")
-	case f.ladder == "adaptive" && cfg.TrialBudget == 0 && cfg.Burn < 2*64*max(f.swapEvery, 10):
-		return usagef("--ladder adaptive moves the rungs during the first half of --burn (%d): give a burn-in of at least %d steps (64 swap rounds)", cfg.Burn, 2*64*max(f.swapEvery, 10))
+	case f.ladder != "geometric" && cfg.TrialBudget > 0 && cfg.BurnFraction == 0:
+		return usagef("--ladder %s moves the rungs during the first half of the burn-in, and --burn-fraction 0 keeps none: give --burn-fraction above 0 (e.g. the default 0.2)", f.ladder)
+	case f.ladder != "geometric" && cfg.TrialBudget == 0 && cfg.Burn < 2*64*max(f.swapEvery, 10):
+		return usagef("--ladder %s moves the rungs during the first half of --burn (%d): give a burn-in of at least %d steps (64 swap rounds)", f.ladder, cfg.Burn, 2*64*max(f.swapEvery, 10))
 	}
-	rc := runner.ReplicaConfig{R: f.r, BetaMin: f.betaMin, SwapEvery: f.swapEvery, Work: f.swapWork, Adaptive: f.ladder == "adaptive", Overlap: f.overlap}
+	rc := runner.ReplicaConfig{R: f.r, BetaMin: f.betaMin, SwapEvery: f.swapEvery, Work: f.swapWork, Adaptive: f.ladder != "geometric", Variance: f.ladder == "variance", Overlap: f.overlap}
 	// hybrid without --mix: the burn-in chooses each rung's cycle.
 	if slices.Contains(cfg.Samplers, "hybrid") && cfg.SAW.Mix == [2]int{} {
 		rc.TuneCycles, rc.TuneSeconds = true, f.tuneSeconds
@@ -90,6 +99,9 @@ func (f *replicaFlags) apply(cfg *runner.Config, ncpu int) error {
 func (f *replicaFlags) describe(cfg *runner.Config) string {
 	rc := cfg.Replicas
 	if !rc.On() {
+		if rc.TuneCycles {
+			return fmt.Sprintf("; hybrid's cycle chosen at half the burn-in (%g s per candidate)", rc.TuneSeconds)
+		}
 		return ""
 	}
 	every := "every step (every 10 for sardonics)"

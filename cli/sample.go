@@ -320,7 +320,10 @@ Replica exchange: --replicas R runs every sampler (sardonics, gibbs,
 metropolis, blockgibbs) as R replicas at inverse temperatures from
 --beta-min (default beta/10) to the target beta, geometric or, with --ladder
 adaptive, moved during the first half of the burn-in until swap acceptance
-is even, then fixed. Neighbouring replicas swap temperatures with the exact
+is even, then fixed; --ladder variance moves them instead so that
+delta-beta times the energy's standard deviation, measured at each rung, is
+the same between neighbours, and stats.json (rungs_needed) and a warning say
+how many replicas the range needs for swap acceptance 0.23. Neighbouring replicas swap temperatures with the exact
 Metropolis rule every --swap-every steps; a step is one step of every
 replica. Statistics and traces are the target replica's; stats.json adds
 the ladder, swap acceptance and round trips, replicas.png shows them.
@@ -472,7 +475,7 @@ example).`,
 					if err != nil {
 						return err
 					}
-					plan, cpus, ncpu := planFor(env.Stderr, *trials, *threads, names, sc, m.RBM != nil)
+					plan, cpus, ncpu := planFor(env.Stderr, *trials, *threads, names, sc, sawsampler.ParallelFor(m, sc.Engine, sc.EngineThreads))
 					par := plan.trials
 					sc.EngineThreads = plan.engineThreads
 					if sc.Mix, err = parseMix(*mix, names); err != nil {
@@ -628,6 +631,9 @@ func runAndWrite(ctx context.Context, sig func() os.Signal, cfg *runner.Config, 
 	if err != nil {
 		return err
 	}
+	// The summary needs only the trials' records and cfg.Meta: let the
+	// model (about 60 MB at 10^6 spins) go before it.
+	cfg.Model = nil
 	var sum *summary.Summary
 	var results []*summary.Result
 	if cfg.Progress != nil {

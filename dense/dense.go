@@ -20,7 +20,7 @@ const RefreshEvery = 10000
 type Engine struct {
 	nv, nh int
 	q      *Quant
-	w      []float64 // V x H, row-major (a copy of the model's W)
+	w      []float64 // V x H, row-major: the model's W (shared, read only)
 	wt     []float64 // H x V, the transpose
 	b, c   []float64
 	s      []int8
@@ -53,7 +53,7 @@ func New(r *model.RBM, init []int8) *Engine {
 	e := &Engine{
 		nv: r.V, nh: r.H,
 		q:     NewQuant(r),
-		w:     append([]float64(nil), r.W...),
+		w:     r.W, // read only: the model's own matrix is not copied
 		wt:    make([]float64, len(r.W)),
 		b:     append([]float64(nil), r.B...),
 		c:     append([]float64(nil), r.C...),
@@ -64,11 +64,7 @@ func New(r *model.RBM, init []int8) *Engine {
 		mask:  make([]uint32, n),
 		gamma: [2]float64{1, 1},
 	}
-	for i := 0; i < r.V; i++ {
-		for j := 0; j < r.H; j++ {
-			e.wt[j*r.V+i] = r.W[i*r.H+j]
-		}
-	}
+	Transpose(e.wt, r.W, r.V, r.H)
 	for i := range e.mask {
 		e.mask[i] = ^uint32(0)
 	}
@@ -92,7 +88,7 @@ func (e *Engine) SetBiases(gammaL, gammaH float64, w saw.Weight) {
 	e.wf = w
 	e.bias = e.biases.Get(e.q.S, gammaL, gammaH, w)
 	e.stale = true
-	e.rec.ok = false
+	e.rec.Invalidate()
 }
 
 // Energy is E(v, h) of the current state.
@@ -116,7 +112,7 @@ func (e *Engine) SetSpins(s []int8) {
 	e.q.Fields(e.s, e.F)
 	e.refresh()
 	e.stale = true
-	e.rec.ok = false
+	e.rec.Invalidate()
 }
 
 // refresh recomputes the float64 fields and the energy from scratch: the
@@ -293,7 +289,7 @@ func (e *Engine) Replay(path []int32, backwards bool) ([2]float64, float64) {
 	e.prepare()
 	e0 := e.e
 	if backwards {
-		e.rec.ok = false
+		e.rec.Invalidate()
 	} else {
 		e.rec.Begin(0, e.e)
 	}
@@ -324,5 +320,5 @@ func (e *Engine) Flip(path []int32) {
 		e.flipFields(int(l))
 	}
 	e.stale = true
-	e.rec.ok = false
+	e.rec.Invalidate()
 }

@@ -358,7 +358,7 @@ func TestUndoExact(t *testing.T) {
 		path, _, _ := d.Walk(r, 1+rng.Intn(r, 8), rep%2, nil)
 		path, _, _ = d.Walk(r, 1+rng.Intn(r, 8), 1-rep%2, path)
 		var rev [2][2]float64
-		if !d.ReverseLogProbs(path, d.rec.bounds, rev[:]) {
+		if !d.ReverseLogProbs(path, d.rec.Bounds(), rev[:]) {
 			t.Fatal("no fast reverse")
 		}
 		d.Undo(path)

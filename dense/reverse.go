@@ -1,71 +1,19 @@
 package dense
 
-import "math"
+import (
+	"math"
+
+	"sardonics/internal/walkrec"
+)
 
 // Record is what an engine keeps of its walks since the last one that
 // started with an empty path (or of one forward Replay), for
-// ReverseLogProbs and Undo (see saw.FastReverser).
+// ReverseLogProbs and Undo (see saw.FastReverser): the walks (walkrec) and
+// scratch for scoring their reverses.
 type Record struct {
-	ok     bool
-	n      int         // bits recorded
-	bounds []int       // walk w is bits bounds[w]:bounds[w+1]
-	zav    [][2]uint64 // per bit: Z at both biases right after it was taken and flipped
-	e0     float64     // energy before the first walk
-	fu     []int32     // scratch: fixed-point field of each path bit
-	su     []int8      // scratch: spin of each path bit
-}
-
-// Invalidate forgets the record (any change of state or biases but a walk).
-func (r *Record) Invalidate() { r.ok = false }
-
-// E0 is the energy before the recorded walks, if the record holds n bits.
-func (r *Record) E0(n int) (float64, bool) { return r.e0, r.ok && r.n == n }
-
-// Begin starts a walk whose path so far has start bits, from energy e.
-func (r *Record) Begin(start int, e float64) {
-	if start == 0 {
-		r.ok, r.n, r.e0 = true, 0, e
-		r.bounds = append(r.bounds[:0], 0)
-		r.zav = r.zav[:0]
-		return
-	}
-	if !r.ok || r.n != start {
-		r.ok = false
-	}
-}
-
-// Add records the sums z0, z1 right after a take and its flip.
-func (r *Record) Add(z0, z1 uint64) {
-	if r.ok {
-		r.zav = append(r.zav, [2]uint64{z0, z1})
-	}
-}
-
-// End closes a walk; the path now has n bits.
-func (r *Record) End(n int) {
-	if !r.ok {
-		return
-	}
-	if len(r.zav) != n {
-		r.ok = false
-		return
-	}
-	r.n = n
-	r.bounds = append(r.bounds, n)
-}
-
-// matches reports whether the record holds exactly the walks of path and
-// bounds.
-func (r *Record) matches(path []int32, bounds []int) bool {
-	if !r.ok || r.n != len(path) || len(bounds) != len(r.bounds) {
-		return false
-	}
-	for i, b := range bounds {
-		if r.bounds[i] != b {
-			return false
-		}
-	}
-	return true
+	walkrec.Walks
+	fu []int32 // scratch: fixed-point field of each path bit
+	su []int8  // scratch: spin of each path bit
 }
 
 // FastAcceptance is 0: scoring the reverse path in place costs O(k^2)
@@ -98,7 +46,7 @@ func (e *Engine) ReverseLogProbs(path []int32, bounds []int, rev [][2]float64) b
 // fixed-point field of bit l, and spins s; false if the record does not
 // hold exactly these walks.
 func (r *Record) Reverse(tb *Bias, q *Quant, path []int32, bounds []int, fq func(l int32) int32, s []int8, rev [][2]float64) bool {
-	if !r.matches(path, bounds) || len(rev) != len(bounds)-1 {
+	if !r.Matches(path, bounds) || len(rev) != len(bounds)-1 {
 		return false
 	}
 	K := len(path)
@@ -106,7 +54,7 @@ func (r *Record) Reverse(tb *Bias, q *Quant, path []int32, bounds []int, fq func
 	for i, l := range path {
 		r.fu[i], r.su[i] = fq(l), s[l]
 	}
-	reverseScore(tb, q, path, bounds, r.zav, r.fu, r.su, rev)
+	reverseScore(tb, q, path, bounds, r.Sums(), r.fu, r.su, rev)
 	return true
 }
 
@@ -160,7 +108,7 @@ func (e *Engine) Undo(path []int32) {
 		e.e = e0
 	}
 	e.stale = true
-	e.rec.ok = false
+	e.rec.Invalidate()
 }
 
 func resize32(x []int32, n int) []int32 {

@@ -41,6 +41,6 @@ func (e *Engine) RestoreState(b []byte) error {
 	e.q.Fields(e.s, e.F)
 	e.e, e.since = en, int(since)
 	e.stale = true
-	e.rec.ok = false
+	e.rec.Invalidate()
 	return nil
 }

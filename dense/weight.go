@@ -19,9 +19,10 @@ import (
 type Quant struct {
 	V, H int
 	S    int     // scale exponent
-	W    []int32 // V x H, row-major: round(2^S W_ij)
-	WT   []int32 // H x V: the transpose
+	W    []int32 // V x H, row-major: round(2^S W_ij); nil in a scale-only Quant
+	WT   []int32 // H x V: the transpose; nil in a scale-only Quant
 	B, C []int32 // round(2^S b_i), round(2^S c_j)
+	src  []float64
 }
 
 // maxField bounds a fixed-point field (a sum of at most V or H couplings
@@ -30,19 +31,38 @@ const maxField = 1 << 30
 
 // NewQuant returns the fixed-point form of r.
 func NewQuant(r *model.RBM) *Quant {
+	q := NewQuantScale(r)
+	q.W, q.WT = make([]int32, len(r.W)), make([]int32, len(r.W))
+	for i := 0; i < r.V; i++ {
+		for j, x := range r.W[i*r.H : (i+1)*r.H] {
+			q.W[i*r.H+j] = q.Fix(x)
+		}
+	}
+	Transpose(q.WT, q.W, r.V, r.H)
+	return q
+}
+
+// NewQuantScale is NewQuant without the matrices W and WT: the scale, the
+// biases in fixed point, and the model's own matrix (not copied, read
+// only), from which Coupling rounds a coupling when asked. The parallel
+// engine builds it and gives each section its own slices of the
+// fixed-point matrix (Fix of the same numbers, so the same integers).
+func NewQuantScale(r *model.RBM) *Quant {
 	big := 0.0 // the largest sum of |bias| and |couplings| of any unit
+	col := make([]float64, r.H)
+	for j := range col {
+		col[j] = math.Abs(r.C[j])
+	}
 	for i := 0; i < r.V; i++ {
 		z := math.Abs(r.B[i])
-		for _, x := range r.W[i*r.H : (i+1)*r.H] {
-			z += math.Abs(x)
+		for j, x := range r.W[i*r.H : (i+1)*r.H] {
+			a := math.Abs(x)
+			z += a
+			col[j] += a
 		}
 		big = max(big, z)
 	}
-	for j := 0; j < r.H; j++ {
-		z := math.Abs(r.C[j])
-		for i := 0; i < r.V; i++ {
-			z += math.Abs(r.W[i*r.H+j])
-		}
+	for _, z := range col {
 		big = max(big, z)
 	}
 	// 2^S big + (V+H+1)/2 (rounding) < 2^30.
@@ -51,21 +71,34 @@ func NewQuant(r *model.RBM) *Quant {
 	for S > -1000 && math.Ldexp(big, S) >= room {
 		S--
 	}
-	q := &Quant{V: r.V, H: r.H, S: S, W: make([]int32, len(r.W)), WT: make([]int32, len(r.W)),
-		B: make([]int32, r.V), C: make([]int32, r.H)}
-	fx := func(x float64) int32 { return int32(math.RoundToEven(math.Ldexp(x, S))) }
-	for i := 0; i < r.V; i++ {
-		q.B[i] = fx(r.B[i])
-		for j := 0; j < r.H; j++ {
-			w := fx(r.W[i*r.H+j])
-			q.W[i*r.H+j] = w
-			q.WT[j*r.V+i] = w
-		}
+	q := &Quant{V: r.V, H: r.H, S: S, B: make([]int32, r.V), C: make([]int32, r.H), src: r.W}
+	for i := range q.B {
+		q.B[i] = q.Fix(r.B[i])
 	}
-	for j := 0; j < r.H; j++ {
-		q.C[j] = fx(r.C[j])
+	for j := range q.C {
+		q.C[j] = q.Fix(r.C[j])
 	}
 	return q
+}
+
+// Fix is x in fixed point: round(2^S x), ties to even.
+func (q *Quant) Fix(x float64) int32 { return int32(math.RoundToEven(math.Ldexp(x, q.S))) }
+
+// Transpose writes the transpose of a (rows x cols, row-major) into t
+// (cols x rows), in tiles that keep both sides in cache.
+func Transpose[T int32 | float64](t, a []T, rows, cols int) {
+	const tile = 64
+	for i0 := 0; i0 < rows; i0 += tile {
+		i1 := min(i0+tile, rows)
+		for j0 := 0; j0 < cols; j0 += tile {
+			j1 := min(j0+tile, cols)
+			for i := i0; i < i1; i++ {
+				for j := j0; j < j1; j++ {
+					t[j*rows+i] = a[i*cols+j]
+				}
+			}
+		}
+	}
 }
 
 // Coupling is the fixed-point coupling between bits a and b (visible then
@@ -73,6 +106,9 @@ func NewQuant(r *model.RBM) *Quant {
 func (q *Quant) Coupling(a, b int) int32 {
 	if a > b {
 		a, b = b, a
+	}
+	if q.W == nil {
+		return q.Fix(q.src[a*q.H+b-q.V])
 	}
 	return q.W[a*q.H+b-q.V]
 }

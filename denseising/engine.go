@@ -79,7 +79,7 @@ func (e *Engine) SetBiases(gammaL, gammaH float64, w saw.Weight) {
 	e.wf = w
 	e.bias = e.biases.Get(e.q.S-1, gammaL, gammaH, w)
 	e.stale = true
-	e.rec.ok = false
+	e.rec.Invalidate()
 }
 
 // Energy is the current energy in the model's convention.
@@ -103,7 +103,7 @@ func (e *Engine) SetSpins(s []int8) {
 	e.q.Fields(e.s, e.F)
 	e.refresh()
 	e.stale = true
-	e.rec.ok = false
+	e.rec.Invalidate()
 }
 
 // field is spin l's local field h_l + J_l . s in float64 (Dot's order).
@@ -227,11 +227,11 @@ func (e *Engine) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64,
 		e.logPick(&lf, l)
 		path = append(path, int32(l))
 		e.flipWeighed(l, path[start:])
-		e.rec.add(e.t.z)
+		e.rec.Add(e.t.z[0], e.t.z[1])
 		e.rec.addPairs(e.row(l), path[:len(path)-1])
 	}
 	e.release(path[start:])
-	e.rec.end(len(path))
+	e.rec.End(len(path))
 	return path, lf, e.e - e0
 }
 
@@ -241,7 +241,7 @@ func (e *Engine) Replay(path []int32, backwards bool) ([2]float64, float64) {
 	e.prepare()
 	e0 := e.e
 	if backwards {
-		e.rec.ok = false
+		e.rec.Invalidate()
 	} else {
 		e.rec.begin(0, e.e)
 	}
@@ -259,12 +259,12 @@ func (e *Engine) Replay(path []int32, backwards bool) ([2]float64, float64) {
 			e.flipWeighed(l, path[t:])
 		} else {
 			e.flipWeighed(l, path[:t+1])
-			e.rec.add(e.t.z)
+			e.rec.Add(e.t.z[0], e.t.z[1])
 			e.rec.addPairs(e.row(l), path[:t])
 		}
 	}
 	e.release(path)
-	e.rec.end(len(path))
+	e.rec.End(len(path))
 	return lf, e.e - e0
 }
 
@@ -277,7 +277,7 @@ func (e *Engine) Flip(path []int32) {
 		e.flipFields(int(l))
 	}
 	e.stale = true
-	e.rec.ok = false
+	e.rec.Invalidate()
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -220,7 +220,7 @@ func TestUndoExact(t *testing.T) {
 		path, _, _ := e.Walk(r, 1+rng.Intn(r, 8), rep%2, nil)
 		path, _, _ = e.Walk(r, 1+rng.Intn(r, 8), 1-rep%2, path)
 		var rev [2][2]float64
-		if !e.ReverseLogProbs(path, e.rec.bounds, rev[:]) {
+		if !e.ReverseLogProbs(path, e.rec.Bounds(), rev[:]) {
 			t.Fatal("no fast reverse")
 		}
 		e.Undo(path)

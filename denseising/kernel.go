@@ -129,30 +129,20 @@ const dotLanes = 16
 // 0..3, then (u_0 + u_2) + (u_1 + u_3); the remaining elements (at most 7)
 // are added in order. Every product is exact (s_j = +-1), so the AVX2
 // kernels, which add in that order, give the same bits.
-func Dot32(row []float32, s []int8) float64 {
-	n := len(row)
-	s = s[:n]
-	a := n &^ 7
-	x := 0.0
-	if a > 0 {
-		if useAVX2 {
-			x = dot32AVX2(&row[0], &s[0], a)
-		} else {
-			x = dotGo(row[:a], s[:a])
-		}
-	}
-	return dotTail(x, row[a:], s[a:])
-}
+func Dot32(row []float32, s []int8) float64 { return dot(row, s, dot32AVX2) }
 
 // Dot64 is Dot32 for a float64 row.
-func Dot64(row []float64, s []int8) float64 {
+func Dot64(row []float64, s []int8) float64 { return dot(row, s, dot64AVX2) }
+
+// dot is Dot32 and Dot64 with avx, the AVX2 kernel of the row's type.
+func dot[R Row](row []R, s []int8, avx func(*R, *int8, int) float64) float64 {
 	n := len(row)
 	s = s[:n]
 	a := n &^ 7
 	x := 0.0
 	if a > 0 {
 		if useAVX2 {
-			x = dot64AVX2(&row[0], &s[0], a)
+			x = avx(&row[0], &s[0], a)
 		} else {
 			x = dotGo(row[:a], s[:a])
 		}

@@ -1,18 +1,18 @@
 package denseising
 
-import "math"
+import (
+	"math"
+
+	"sardonics/internal/walkrec"
+)
 
 // record is what the engine keeps of its walks since the last one that
 // started with an empty path (or of one forward Replay), for
 // ReverseLogProbs and Undo (dense.Record, for one layer).
 type record struct {
-	ok     bool
-	n      int         // spins recorded
-	bounds []int       // walk w is spins bounds[w]:bounds[w+1]
-	zav    [][2]uint64 // per spin: Z at both biases right after it was taken and flipped
-	e0     float64     // energy before the first walk
-	fu     []int32     // scratch: fixed-point field of each path spin
-	su     []int8      // scratch: spin of each path spin
+	walkrec.Walks
+	fu []int32 // scratch: fixed-point field of each path spin
+	su []int8  // scratch: spin of each path spin
 	// qp holds Q between path spins i > j at qp[i(i-1)/2 + j], read from
 	// spin i's row while the kernel has it in cache, so that scoring the
 	// reverse walks reads no scattered matrix entries; qok says it holds
@@ -26,28 +26,15 @@ type record struct {
 var maxPairPath = 512
 
 func (r *record) begin(start int, e float64) {
-	if start == 0 {
-		r.ok, r.n, r.e0 = true, 0, e
-		r.bounds = append(r.bounds[:0], 0)
-		r.zav = r.zav[:0]
+	if r.Begin(start, e) {
 		r.qp, r.qok = r.qp[:0], true
-		return
-	}
-	if !r.ok || r.n != start {
-		r.ok = false
-	}
-}
-
-func (r *record) add(z [2]uint64) {
-	if r.ok {
-		r.zav = append(r.zav, z)
 	}
 }
 
 // addPairs records the couplings of the path spin just added (row, its
 // fixed-point row) to the earlier ones.
 func (r *record) addPairs(row []int16, earlier []int32) {
-	if !r.ok || !r.qok {
+	if !r.Valid() || !r.qok {
 		return
 	}
 	if len(earlier) >= maxPairPath {
@@ -69,30 +56,6 @@ func (r *record) pair(q *Quant, path []int32, i, j int) int32 {
 		return r.qp[i*(i-1)/2+j]
 	}
 	return int32(q.Q[int(path[i])*q.N+int(path[j])])
-}
-
-func (r *record) end(n int) {
-	if !r.ok {
-		return
-	}
-	if len(r.zav) != n {
-		r.ok = false
-		return
-	}
-	r.n = n
-	r.bounds = append(r.bounds, n)
-}
-
-func (r *record) matches(path []int32, bounds []int) bool {
-	if !r.ok || r.n != len(path) || len(bounds) != len(r.bounds) {
-		return false
-	}
-	for i, b := range bounds {
-		if r.bounds[i] != b {
-			return false
-		}
-	}
-	return true
 }
 
 // FastAcceptance is 0: scoring the reverse path costs O(k^2) look-ups per
@@ -122,7 +85,7 @@ var brokenReverse = false
 // Replay's expressions, so the result equals Replay's bit for bit.
 func (e *Engine) ReverseLogProbs(path []int32, bounds []int, rev [][2]float64) bool {
 	r := &e.rec
-	if !r.matches(path, bounds) || len(rev) != len(bounds)-1 {
+	if !r.Matches(path, bounds) || len(rev) != len(bounds)-1 {
 		return false
 	}
 	K := len(path)
@@ -139,7 +102,7 @@ func (e *Engine) ReverseLogProbs(path []int32, bounds []int, rev [][2]float64) b
 		st, en := bounds[w], bounds[w+1]
 		var lf [2]float64
 		for k := en - 1; k >= st; k-- {
-			z := r.zav[k]
+			z := r.Sums()[k]
 			for i := st; i < en; i++ {
 				if brokenReverse && i == k {
 					continue
@@ -179,13 +142,13 @@ func (e *Engine) Undo(path []int32) {
 	for i := len(path) - 1; i >= 0; i-- {
 		e.flipFieldsOnly(int(path[i]))
 	}
-	if e.rec.ok && e.rec.n == len(path) {
-		e.e = e.rec.e0
+	if e0, ok := e.rec.E0(len(path)); ok {
+		e.e = e0
 	} else {
 		e.refresh()
 	}
 	e.stale = true
-	e.rec.ok = false
+	e.rec.Invalidate()
 }
 
 // flipFieldsOnly flips spin l and its fixed-point row, without the energy

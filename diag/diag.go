@@ -34,13 +34,16 @@ func ACF(x []float64, maxLag int) []float64 {
 	for size < 2*n {
 		size <<= 1
 	}
-	y := make([]float64, size)
+	sc := getScratch()
+	defer putScratch(sc)
+	y := sc.y.grow(size)
 	for i, v := range x {
 		y[i] = v - mean
 	}
+	clear(y[n:])
 	fft := getFFT(size)
 	defer putFFT(size, fft)
-	c := fft.Coefficients(nil, y)
+	c := fft.Coefficients(sc.coef(size/2+1), y)
 	for i, v := range c {
 		c[i] = complex(real(v)*real(v)+imag(v)*imag(v), 0)
 	}
@@ -116,18 +119,34 @@ func MeanStdErr(x []float64, tau float64) (mean, se float64) {
 	return mean, math.Sqrt(ss / float64(n-1) * tau / float64(n))
 }
 
-// plans keeps FFT plans by size for reuse: making one computes its twiddle
-// factors (a sine and a cosine each), which cost about as much as the
-// transform itself, and a summary transforms many series of one length.
-var plans sync.Map // size -> *sync.Pool of *fourier.FFT
+// plans keeps the FFT plans of the last two sizes used for reuse: making
+// one computes its twiddle factors (a sine and a cosine each), which cost
+// about as much as the transform itself, and a summary transforms many
+// series of one length (Diagnose) and twice that (ACF). A plan of n points
+// holds 3n float64s, so only one of a size is kept (a sync.Pool would keep
+// one per processor); a call that finds it taken makes its own.
+var plans struct {
+	sync.Mutex
+	last [2]*fourier.FFT // the most recently returned first
+}
 
 func getFFT(size int) *fourier.FFT {
-	p, _ := plans.LoadOrStore(size, &sync.Pool{New: func() any { return fourier.NewFFT(size) }})
-	return p.(*sync.Pool).Get().(*fourier.FFT)
+	plans.Lock()
+	defer plans.Unlock()
+	for i, f := range plans.last {
+		if f != nil && f.Len() == size {
+			plans.last[i] = nil
+			return f
+		}
+	}
+	return fourier.NewFFT(size)
 }
 
 func putFFT(size int, f *fourier.FFT) {
-	if p, ok := plans.Load(size); ok {
-		p.(*sync.Pool).Put(f)
+	plans.Lock()
+	defer plans.Unlock()
+	if plans.last[0] == nil || plans.last[0].Len() != size {
+		plans.last[1] = plans.last[0]
 	}
+	plans.last[0] = f
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"sync"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -100,47 +101,70 @@ func Diagnose(chains [][]float64) Diagnostics {
 		n = min(n, len(c))
 	}
 	d.Draws, d.SplitDraws = n, n/2
-	x := make([]float64, 0, len(chains)*n) // the draws used, chain after chain
+	// The draws used are the last n of each chain (tail).
+	tail := func(c []float64) []float64 { return c[len(c)-n:] }
 	for _, c := range chains {
-		x = append(x, c[len(c)-n:]...)
-	}
-	for _, v := range x {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fail(NoteNonFinite)
+		for _, v := range tail(c) {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fail(NoteNonFinite)
+			}
 		}
 	}
 	if d.SplitDraws < MinSplitDraws {
 		return fail(noteShort(len(chains), n))
 	}
+	// The work arrays (each as long as the draws) come from a pool, and a
+	// value is computed in place of one no longer needed: a summary of
+	// 10^6 draws otherwise allocates about 1 GB.
+	sc := getScratch()
+	defer putScratch(sc)
 	m, h := 2*len(chains), d.SplitDraws
-	split := splitChains(x, len(chains), n)
+	var split []float64
+	if len(chains) == 1 && n%2 == 0 {
+		split = tail(chains[0]) // its halves, back to back; read only
+	} else {
+		split = sc.split.grow(m * h)[:0]
+		for _, c := range chains {
+			ch := tail(c)
+			split = append(split, ch[:h]...)
+			split = append(split, ch[n-h:]...)
+		}
+	}
 	if constant(split) {
 		return fail(NoteConstant)
 	}
 
 	// Bulk.
-	z, order := rankNormal(split, nil)
-	d.BulkESS = essBasic(z, m, h)
+	order := sc.order.grow(len(split))
+	z := sc.z.grow(len(split))
+	sortedOrder(split, order)
+	rankNormal(split, order, z)
+	d.BulkESS = essBasic(z, m, h, sc)
 	d.BulkRhat = rhat(z, m, h)
 
-	// Tail R-hat on the draws folded about their median.
-	sorted := slices.Clone(x)
+	// Tail R-hat on the draws folded about their median (of all n draws
+	// of each chain, the middle one of an odd n included).
+	sorted := sc.sorted.grow(len(chains) * n)[:0]
+	for _, c := range chains {
+		sorted = append(sorted, tail(c)...)
+	}
 	slices.Sort(sorted)
 	med := medianSorted(sorted)
-	fs := make([]float64, len(split))
+	fs := sc.fs.grow(len(split))
 	for i, v := range split {
 		fs[i] = math.Abs(v - med)
 	}
 	if constant(fs) {
 		d.RhatNote = "draws folded about the median are all equal: no tail R-hat"
 	} else {
-		zf, _ := rankNormal(fs, foldOrder(split, order, med))
+		zf := z // z is no longer needed
+		rankNormal(fs, foldOrder(split, order, med, sc.fold.grow(len(split))), zf)
 		d.TailRhat = rhat(zf, m, h)
 	}
 
 	// Tail ESS: indicators of the 5% and 95% quantiles.
 	d.TailESS = math.Inf(1)
-	ind := make([]float64, len(split))
+	ind := fs // fs is no longer needed
 	for _, p := range []float64{0.05, 0.95} {
 		q := quantile7(sorted, p)
 		for i, v := range split {
@@ -154,7 +178,7 @@ func Diagnose(chains [][]float64) Diagnostics {
 			d.TailNote = fmt.Sprintf("indicator of the %g%% quantile is constant: too few distinct values for a tail ESS", 100*p)
 			break
 		}
-		d.TailESS = math.Min(d.TailESS, essBasic(ind, m, h))
+		d.TailESS = math.Min(d.TailESS, essBasic(ind, m, h, sc))
 	}
 
 	switch {
@@ -184,19 +208,6 @@ func TailESS(chains [][]float64) float64 { return Diagnose(chains).TailESS }
 // but differ.
 func SplitRhat(chains [][]float64) float64 { return Diagnose(chains).Rhat }
 
-// splitChains returns the 2c halves of c chains of n draws stored back to
-// back in x, each of n/2 draws, back to back; an odd n drops the middle draw.
-func splitChains(x []float64, c, n int) []float64 {
-	h := n / 2
-	out := make([]float64, 0, 2*c*h)
-	for k := 0; k < c; k++ {
-		ch := x[k*n : (k+1)*n]
-		out = append(out, ch[:h]...)
-		out = append(out, ch[n-h:]...)
-	}
-	return out
-}
-
 // constant reports whether all of x are equal (posterior's is_constant, whose
 // tolerance is the machine epsilon).
 func constant(x []float64) bool {
@@ -210,18 +221,19 @@ func constant(x []float64) bool {
 // essBasic is the effective sample size of m chains of n draws stored back to
 // back in x (the paper's section 3.2 with Geyer's initial monotone sequence).
 // x must not be constant and n must be at least 2.
-func essBasic(x []float64, m, n int) float64 {
+func essBasic(x []float64, m, n int, sc *scratch) float64 {
 	means := make([]float64, m)
 	for k := range means {
 		means[k] = meanOf(x[k*n : (k+1)*n])
 	}
-	acov := meanAutocov(x, m, n)
+	acov := meanAutocov(x, m, n, sc)
 	meanVar := acov[0] * float64(n) / float64(n-1)
 	varPlus := meanVar*float64(n-1)/float64(n) + sampleVar(means)
 	r := func(t int) float64 { return 1 - (meanVar-acov[t])/varPlus }
 
 	// Geyer's initial positive sequence: pairs (2k, 2k+1) while positive.
-	rho := make([]float64, n)
+	rho := sc.rho.grow(n)
+	clear(rho)
 	rho[0] = 1
 	even, odd := 1.0, r(1)
 	rho[1] = odd
@@ -261,16 +273,19 @@ func essBasic(x []float64, m, n int) float64 {
 // y = x_j - mean(x_j), for t < n: by FFT on zero-padded copies (length >= 2n,
 // so no circular wrap), the chains' power spectra summed before one inverse
 // transform.
-func meanAutocov(x []float64, m, n int) []float64 {
+func meanAutocov(x []float64, m, n int, sc *scratch) []float64 {
 	size := 1
 	for size < 2*n {
 		size <<= 1
 	}
 	fft := getFFT(size)
 	defer putFFT(size, fft)
-	y := make([]float64, size)
-	var c []complex128
-	power := make([]complex128, size/2+1)
+	y := sc.y.grow(size)
+	c := sc.coef(size/2 + 1)
+	// The summed power spectrum, real (its imaginary parts are +0 sums of
+	// +0s), in sc.pw.
+	power := sc.pw.grow(size/2 + 1)
+	clear(power)
 	for k := 0; k < m; k++ {
 		ch := x[k*n : (k+1)*n]
 		mu := meanOf(ch)
@@ -280,10 +295,13 @@ func meanAutocov(x []float64, m, n int) []float64 {
 		clear(y[n:])
 		c = fft.Coefficients(c, y)
 		for i, v := range c {
-			power[i] += complex(real(v)*real(v)+imag(v)*imag(v), 0)
+			power[i] += real(v)*real(v) + imag(v)*imag(v)
 		}
 	}
-	out := fft.Sequence(y, power) // size * sum_j sum_i y_i y_(i+t)
+	for i, p := range power {
+		c[i] = complex(p, 0)
+	}
+	out := fft.Sequence(y, c) // size * sum_j sum_i y_i y_(i+t)
 	scale := 1 / (float64(size) * float64(n) * float64(m))
 	for t := 0; t < n; t++ {
 		out[t] *= scale
@@ -335,21 +353,21 @@ func rhat(x []float64, m, n int) float64 {
 	return math.Sqrt((float64(n-1)/float64(n)*w + b/float64(n)) / w)
 }
 
-// rankNormal maps draws to normal scores of their pooled ranks (ties get the
-// average rank): z = Phi^-1((r - 3/8) / (S + 1/4)), Blom's offset as in the
-// paper. order, if not nil, lists the indices of x in ascending order of
-// their values; rankNormal returns the order it used.
-func rankNormal(x []float64, order []int) (z []float64, _ []int) {
-	s := len(x)
-	if order == nil {
-		order = make([]int, s)
-		for i := range order {
-			order[i] = i
-		}
-		// Unstable is fine: a tie group gets one rank whatever its order.
-		slices.SortFunc(order, func(a, b int) int { return cmp.Compare(x[a], x[b]) })
+// sortedOrder sets order to the indices of x in ascending order of their
+// values (ties in any order).
+func sortedOrder(x []float64, order []int32) {
+	for i := range order {
+		order[i] = int32(i)
 	}
-	z = make([]float64, s)
+	slices.SortFunc(order, func(a, b int32) int { return cmp.Compare(x[a], x[b]) })
+}
+
+// rankNormal sets z to the normal scores of the pooled ranks of x (ties get
+// the average rank): z = Phi^-1((r - 3/8) / (S + 1/4)), Blom's offset as in
+// the paper; order lists the indices of x in ascending order of their
+// values.
+func rankNormal(x []float64, order []int32, z []float64) {
+	s := len(x)
 	for i := 0; i < s; {
 		j := i
 		for j+1 < s && x[order[j+1]] == x[order[i]] {
@@ -362,15 +380,14 @@ func rankNormal(x []float64, order []int) (z []float64, _ []int) {
 		}
 		i = j + 1
 	}
-	return z, order
 }
 
-// foldOrder returns the indices of x in ascending order of |x - med|, given
-// them in ascending order of x: a merge of the draws above the median
-// (ascending) with those below it (descending), O(len(x)).
-func foldOrder(x []float64, order []int, med float64) []int {
+// foldOrder sets out to the indices of x in ascending order of |x - med|,
+// given them in ascending order of x: a merge of the draws above the median
+// (ascending) with those below it (descending), O(len(x)). It returns out.
+func foldOrder(x []float64, order []int32, med float64, out []int32) []int32 {
 	lo := sort.Search(len(order), func(i int) bool { return x[order[i]] >= med })
-	out := make([]int, 0, len(order))
+	out = out[:0]
 	a, b := lo-1, lo // below the median walking down, at or above walking up
 	for a >= 0 || b < len(order) {
 		if b >= len(order) || (a >= 0 && med-x[order[a]] < x[order[b]]-med) {
@@ -403,4 +420,67 @@ func medianSorted(s []float64) float64 {
 		return s[n/2]
 	}
 	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// scratch holds the work arrays of Diagnose and ACF, reused from call to
+// call (scratches): the pooled summaries of long traces call Diagnose
+// several times on arrays as long as the traces.
+type scratch struct {
+	split, z, sorted, fs, rho, y, pw floats
+	order, fold                      int32s
+	c                                []complex128
+}
+
+type floats []float64
+type int32s []int32
+
+// grow returns *f with length n, reallocated if too short.
+func (f *floats) grow(n int) []float64 {
+	if cap(*f) < n {
+		*f = make([]float64, n)
+	}
+	*f = (*f)[:n]
+	return *f
+}
+
+func (f *int32s) grow(n int) []int32 {
+	if cap(*f) < n {
+		*f = make([]int32, n)
+	}
+	*f = (*f)[:n]
+	return *f
+}
+
+// coef is sc.c with length n (FFT coefficients).
+func (sc *scratch) coef(n int) []complex128 {
+	if cap(sc.c) < n {
+		sc.c = make([]complex128, n)
+	}
+	sc.c = sc.c[:n]
+	return sc.c
+}
+
+// spare is the one scratch kept between calls (a sync.Pool would keep
+// one per processor, each as long as the traces); a call that finds it
+// taken works on a fresh one.
+var spare struct {
+	sync.Mutex
+	sc *scratch
+}
+
+func getScratch() *scratch {
+	spare.Lock()
+	defer spare.Unlock()
+	sc := spare.sc
+	spare.sc = nil
+	if sc == nil {
+		sc = new(scratch)
+	}
+	return sc
+}
+
+func putScratch(sc *scratch) {
+	spare.Lock()
+	spare.sc = sc
+	spare.Unlock()
 }

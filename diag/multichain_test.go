@@ -231,7 +231,7 @@ func TestMeanAutocov(t *testing.T) {
 	for k := 0; k < m; k++ {
 		x = append(x, ar1(n, 0.7, uint64(9+k))...)
 	}
-	got := meanAutocov(x, m, n)
+	got := meanAutocov(x, m, n, new(scratch))
 	if len(got) != n {
 		t.Fatalf("len %d", len(got))
 	}
@@ -262,7 +262,8 @@ func TestFoldOrder(t *testing.T) {
 				x[i] = math.Round(3 * x[i])
 			}
 		}
-		_, order := rankNormal(x, nil)
+		order := make([]int32, len(x))
+		sortedOrder(x, order)
 		s := slices.Clone(x)
 		slices.Sort(s)
 		med := medianSorted(s)
@@ -270,8 +271,11 @@ func TestFoldOrder(t *testing.T) {
 		for i, v := range x {
 			f[i] = math.Abs(v - med)
 		}
-		got, _ := rankNormal(f, foldOrder(x, order, med))
-		want, _ := rankNormal(f, nil)
+		got, want := make([]float64, len(x)), make([]float64, len(x))
+		rankNormal(f, foldOrder(x, order, med, nil), got)
+		fo := make([]int32, len(x))
+		sortedOrder(f, fo)
+		rankNormal(f, fo, want)
 		if !slices.Equal(got, want) {
 			t.Errorf("round=%v: folded ranks differ", round)
 		}

@@ -38,6 +38,18 @@
 // most of its time in SARDONICS; trading the two by CPU is the tuner's job
 // (issue 24, item 3).
 //
+// The rule in sample: --mix A:M fixes the cycle; without --mix the cycle
+// is chosen during the burn-in by the tuner of package replica, from
+// replica.CandidateCycles(M0) with M0 the default cycle's M (1:0, 0:M0,
+// 1:M0/4 and 1:M0), scored by the energy's effective samples per modelled
+// CPU-second with successive halving (replica.TuneCycles): inside replica
+// exchange per rung, once the ladder is fixed (replica.Chain.TuneCycles),
+// and for a single chain once half the burn-in has run
+// (replica.TuneChain), so that it has relaxed from its starting state.
+// The untuned default, what --mix 1:M0 runs (1:328 on frustrated2d:L=60,
+// 1:67 on spinglass3d:L=9), is the cycle above; the tuner's candidates
+// include it.
+//
 // A chain can hold a cycle per inverse temperature (SetCycles, issue 24,
 // item 3): SetBeta then also sets the cycle of the beta it is given (a
 // beta not in the table keeps the current cycle), so that inside replica

@@ -35,6 +35,8 @@ func uniformPM(r *rand.PCG) float64 {
 // torusBonds lists the 2L^2 bonds of the L x L torus: site (x,y) has index
 // y*L+x and, visiting sites in index order, each site contributes its bond to
 // the right ((x+1) mod L, y) and then its bond down (x, (y+1) mod L).
+// (The generators build their CSR rows directly, in this order: torusIsing;
+// the tests compare the two.)
 func torusBonds(l int) []Edge {
 	edges := make([]Edge, 0, 2*l*l)
 	for y := 0; y < l; y++ {
@@ -45,6 +47,53 @@ func torusBonds(l int) []Edge {
 		}
 	}
 	return edges
+}
+
+// torusIsing is the model NewIsing builds from the bonds of the L^dim torus
+// (L >= 3, h = nil: fields left zero for the caller to set, else used as
+// the model's), written straight into its CSR rows without an edge list:
+// site i = ((z L + y) L + x) visited in index order contributes its bonds
+// in +x, +y (, +z) order, wrapping, each weighted by the next call of
+// weight (the generators' draw order). Every row has 2 dim entries, the
+// bond to +axis k in slot 2k and to -axis k in slot 2k+1 while filling,
+// then sorted by neighbour index as NewIsing sorts them.
+func torusIsing(l, dim int, weight func() float64, h []float64) *Ising {
+	n := 1
+	for range dim {
+		n *= l
+	}
+	deg := 2 * dim
+	m := &Ising{N: n, Start: make([]int32, n+1), Adj: make([]int32, n*deg), J: make([]float64, n*deg), H: h}
+	if m.H == nil {
+		m.H = make([]float64, n)
+	}
+	for i := range m.Start {
+		m.Start[i] = int32(i * deg)
+	}
+	var c [3]int // site i's coordinates, x first
+	for i := range n {
+		stride := 1
+		for k := range dim {
+			j := i + stride
+			if c[k] == l-1 {
+				j -= l * stride
+			}
+			w := weight()
+			m.Adj[i*deg+2*k], m.J[i*deg+2*k] = int32(j), w
+			m.Adj[j*deg+2*k+1], m.J[j*deg+2*k+1] = int32(i), w
+			stride *= l
+		}
+		for k := range dim { // the next site's coordinates
+			if c[k]++; c[k] < l {
+				break
+			}
+			c[k] = 0
+		}
+	}
+	for i := range n {
+		sortRow(m.Adj[i*deg:(i+1)*deg], m.J[i*deg:(i+1)*deg])
+	}
+	return m
 }
 
 // checkTorus requires L >= 3: at L = 2 the right and left neighbours of a
@@ -69,10 +118,7 @@ func Ferro2D(l int) (*Model, error) {
 	if err := checkTorus("ferro2d", l, 2); err != nil {
 		return nil, err
 	}
-	is, err := NewIsing(l*l, torusBonds(l), nil, 0)
-	if err != nil {
-		return nil, err
-	}
+	is := torusIsing(l, 2, func() float64 { return 1 }, make([]float64, l*l))
 	return &Model{Spec: fmt.Sprintf("ferro2d:L=%d", l), Kind: KindIsing, Ising: is}, nil
 }
 
@@ -84,17 +130,9 @@ func Frustrated2D(l int, seed uint64) (*Model, error) {
 		return nil, err
 	}
 	r := rand.NewPCG(seed, GenStream)
-	edges := torusBonds(l)
-	for k := range edges {
-		edges[k].W = pm1(r)
-	}
-	h := make([]float64, l*l)
-	for i := range h {
-		h[i] = pm1(r)
-	}
-	is, err := NewIsing(l*l, edges, h, 0)
-	if err != nil {
-		return nil, err
+	is := torusIsing(l, 2, func() float64 { return pm1(r) }, nil)
+	for i := range is.H {
+		is.H[i] = pm1(r)
 	}
 	return &Model{Spec: fmt.Sprintf("frustrated2d:L=%d,seed=%d", l, seed), Kind: KindIsing, Ising: is}, nil
 }
@@ -108,22 +146,7 @@ func SpinGlass3D(l int, seed uint64) (*Model, error) {
 		return nil, err
 	}
 	r := rand.NewPCG(seed, GenStream)
-	idx := func(x, y, z int) int32 { return int32(((z%l)*l+y%l)*l + x%l) }
-	edges := make([]Edge, 0, 3*l*l*l)
-	for z := 0; z < l; z++ {
-		for y := 0; y < l; y++ {
-			for x := 0; x < l; x++ {
-				i := idx(x, y, z)
-				edges = append(edges, Edge{i, idx(x+1, y, z), pm1(r)})
-				edges = append(edges, Edge{i, idx(x, y+1, z), pm1(r)})
-				edges = append(edges, Edge{i, idx(x, y, z+1), pm1(r)})
-			}
-		}
-	}
-	is, err := NewIsing(l*l*l, edges, nil, 0)
-	if err != nil {
-		return nil, err
-	}
+	is := torusIsing(l, 3, func() float64 { return pm1(r) }, make([]float64, l*l*l))
 	return &Model{Spec: fmt.Sprintf("spinglass3d:L=%d,seed=%d", l, seed), Kind: KindIsing, Ising: is}, nil
 }
 

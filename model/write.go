@@ -181,6 +181,28 @@ func WriteFileMkdir(path string, data []byte) error {
 	return WriteFileAtomic(path, data)
 }
 
+// WriteStreamMkdir is WriteFileMkdir for data that write produces through
+// a buffered writer, so that a large file never sits in memory whole.
+func WriteStreamMkdir(path string, write func(w *bufio.Writer) error) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, commit, abort, err := CreateAtomic(path)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	w := bufio.NewWriterSize(f, 1<<16)
+	err = write(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
+		abort()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return commit()
+}
+
 // WriteFileAtomic writes data to a temporary file beside path, syncs it and
 // renames it to path.
 func WriteFileAtomic(path string, data []byte) error {

@@ -4,7 +4,9 @@
 // hidden units [pH/P, (p+1)H/P), so every flip gives every section the
 // same work). Section p keeps its units' fixed-point and float64 fields,
 // integer pick weights at both biases and their exact sums (a dense.Table),
-// and its own slices of W and of its transpose, in both forms. The weights
+// its own slice of W in fixed point and of W's transpose in both forms
+// (its float64 slice of W is read from the model's rows, not copied); each
+// worker builds its own section on its own thread. The weights
 // are package dense's (see its doc: weight classes of exact fixed-point
 // fields, integer weights, exact uint64 sums), computed by the same kernel
 // (dense.Table.Update).

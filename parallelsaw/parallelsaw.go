@@ -96,9 +96,9 @@ type section struct {
 	vlo, vhi int
 	hlo, hhi int
 	vp, hp   int
-	wv       []float64 // V x hp: W[i, hlo+j] at i*hp+j
-	wh       []float64 // H x vp: W[vlo+i, j] at j*vp+i
-	wvq, whq []int32   // the same in fixed point (dense.Quant)
+	wh       []float64 // H x vp: W[vlo+i, j] at j*vp+i (W[i, hlo+j] is read from the model's rows)
+	wvq      []int32   // V x hp: W[i, hlo+j] at i*hp+j, in fixed point (dense.Quant.Fix)
+	whq      []int32   // wh in fixed point
 	b, c     []float64
 	bq, cq   []int32
 	sl       []int8       // spins of this section's bits (a copy): visible part, then hidden
@@ -119,6 +119,7 @@ type shared struct {
 	secs   []*section
 	ctl    []control // the coordinator's own record of each worker
 	s      []int8
+	w      []float64 // the model's W (V x H, row-major; read only)
 	nv, nh int
 	seq    uint64
 	wg     sync.WaitGroup
@@ -169,8 +170,8 @@ func New(r *model.RBM, init []int8, P int, cpus []int) (*Engine, error) {
 	if init != nil && len(init) != n {
 		return nil, fmt.Errorf("parallelsaw: %d initial spins (expected %d)", len(init), n)
 	}
-	q := dense.NewQuant(r)
-	sh := &shared{nv: r.V, nh: r.H, s: make([]int8, n), hook: hook, broken: brokenWait}
+	q := dense.NewQuantScale(r)
+	sh := &shared{nv: r.V, nh: r.H, s: make([]int8, n), w: r.W, hook: hook, broken: brokenWait}
 	sh.parked.wake = make(chan struct{}, 1)
 	e := &Engine{sh: sh, q: q, owner: make([]int32, n), avail: make([]bool, n), gamma: [2]float64{1, 1}}
 	e.bias = e.biases.Get(q.S, 1, 1, saw.Logistic)
@@ -182,31 +183,6 @@ func New(r *model.RBM, init []int8, P int, cpus []int) (*Engine, error) {
 			bias: e.bias,
 		}
 		sc.vp, sc.hp = sc.vhi-sc.vlo, sc.hhi-sc.hlo
-		sc.wv, sc.wvq = make([]float64, r.V*sc.hp), make([]int32, r.V*sc.hp)
-		for i := 0; i < r.V; i++ {
-			copy(sc.wv[i*sc.hp:(i+1)*sc.hp], r.W[i*r.H+sc.hlo:i*r.H+sc.hhi])
-			copy(sc.wvq[i*sc.hp:(i+1)*sc.hp], q.W[i*r.H+sc.hlo:i*r.H+sc.hhi])
-		}
-		sc.wh, sc.whq = make([]float64, r.H*sc.vp), make([]int32, r.H*sc.vp)
-		for j := 0; j < r.H; j++ {
-			for i := 0; i < sc.vp; i++ {
-				sc.wh[j*sc.vp+i] = r.W[(sc.vlo+i)*r.H+j]
-				sc.whq[j*sc.vp+i] = q.W[(sc.vlo+i)*r.H+j]
-			}
-		}
-		sc.b = append([]float64(nil), r.B[sc.vlo:sc.vhi]...)
-		sc.c = append([]float64(nil), r.C[sc.hlo:sc.hhi]...)
-		sc.bq = append([]int32(nil), q.B[sc.vlo:sc.vhi]...)
-		sc.cq = append([]int32(nil), q.C[sc.hlo:sc.hhi]...)
-		m := sc.vp + sc.hp
-		sc.F = make([]int32, m)
-		sc.sl = make([]int8, m)
-		sc.f = make([]float64, m)
-		sc.t = dense.NewTable(sc.vp, sc.hp)
-		sc.mask = make([]uint32, m)
-		for i := range sc.mask {
-			sc.mask[i] = ^uint32(0)
-		}
 		for i := sc.vlo; i < sc.vhi; i++ {
 			e.owner[i] = int32(p)
 		}
@@ -235,9 +211,10 @@ func New(r *model.RBM, init []int8, P int, cpus []int) (*Engine, error) {
 		}
 		sh.wg.Add(1)
 		started.Add(1)
-		go sh.worker(p, cpu, p >= active, &started)
+		go sh.worker(p, cpu, p >= active, &started, func(sc *section) { sc.build(r, q) })
 	}
-	started.Wait() // pinned (PinError is final) and thread ids known
+	sh.secs[0].build(r, q)
+	started.Wait() // pinned (PinError is final), sections built and thread ids known
 	runtime.AddCleanup(e, func(sh *shared) { sh.quit() }, sh)
 	if init == nil {
 		init = make([]int8, n)
@@ -622,6 +599,43 @@ func bounded(x, n uint64) (uint64, bool) {
 	return hi, true
 }
 
+// wrow is W[i, hlo:hhi]: visible unit i's couplings to this section's
+// hidden units, a slice of the model's row (not copied).
+func (sc *section) wrow(sh *shared, i int) []float64 {
+	return sh.w[i*sh.nh+sc.hlo : i*sh.nh+sc.hhi]
+}
+
+// build allocates and fills the section's matrices and state. Each worker
+// builds its own section on its own (pinned) thread, so the sections are
+// built at once and their pages first touched where they are used.
+func (sc *section) build(r *model.RBM, q *dense.Quant) {
+	sc.wvq = make([]int32, r.V*sc.hp)
+	for i := 0; i < r.V; i++ {
+		dst := sc.wvq[i*sc.hp : (i+1)*sc.hp]
+		for j, x := range r.W[i*r.H+sc.hlo : i*r.H+sc.hhi] {
+			dst[j] = q.Fix(x)
+		}
+	}
+	sc.wh, sc.whq = make([]float64, r.H*sc.vp), make([]int32, r.H*sc.vp)
+	dense.Transpose(sc.wh, r.W[sc.vlo*r.H:sc.vhi*r.H], sc.vp, r.H)
+	for k, x := range sc.wh {
+		sc.whq[k] = q.Fix(x)
+	}
+	sc.b = append([]float64(nil), r.B[sc.vlo:sc.vhi]...)
+	sc.c = append([]float64(nil), r.C[sc.hlo:sc.hhi]...)
+	sc.bq = append([]int32(nil), q.B[sc.vlo:sc.vhi]...)
+	sc.cq = append([]int32(nil), q.C[sc.hlo:sc.hhi]...)
+	m := sc.vp + sc.hp
+	sc.F = make([]int32, m)
+	sc.sl = make([]int8, m)
+	sc.f = make([]float64, m)
+	sc.t = dense.NewTable(sc.vp, sc.hp)
+	sc.mask = make([]uint32, m)
+	for i := range sc.mask {
+		sc.mask[i] = ^uint32(0)
+	}
+}
+
 // local maps global bit l to this section's index.
 func (sc *section) local(sh *shared, l int) (int, bool) {
 	if l < sh.nv {
@@ -660,7 +674,7 @@ func (sc *section) spins(k int) []int8 {
 // layer (fixed point and float64) and that layer.
 func (sc *section) rows(sh *shared, l int) ([]int32, []float64, int) {
 	if l < sh.nv {
-		return sc.wvq[l*sc.hp : (l+1)*sc.hp], sc.wv[l*sc.hp : (l+1)*sc.hp], 1
+		return sc.wvq[l*sc.hp : (l+1)*sc.hp], sc.wrow(sh, l), 1
 	}
 	j := l - sh.nv
 	return sc.whq[j*sc.vp : (j+1)*sc.vp], sc.wh[j*sc.vp : (j+1)*sc.vp], 0
@@ -710,7 +724,7 @@ func (sc *section) refresh(sh *shared) {
 	}
 	for i := 0; i < sh.nv; i++ {
 		if sh.s[i] > 0 {
-			for j, x := range sc.wv[i*sc.hp : (i+1)*sc.hp] {
+			for j, x := range sc.wrow(sh, i) {
 				fh[j] += x
 			}
 			for j, x := range sc.wvq[i*sc.hp : (i+1)*sc.hp] {

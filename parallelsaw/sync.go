@@ -236,7 +236,7 @@ func (sh *shared) quit() {
 	sh.wg.Wait()
 }
 
-func (sh *shared) worker(p, cpu int, passive bool, started *sync.WaitGroup) {
+func (sh *shared) worker(p, cpu int, passive bool, started *sync.WaitGroup, build func(*section)) {
 	defer sh.wg.Done()
 	sc := sh.secs[p]
 	if cpu >= 0 {
@@ -247,6 +247,7 @@ func (sh *shared) worker(p, cpu int, passive bool, started *sync.WaitGroup) {
 	tid := topology.ThreadID()
 	sc.cpu0 = topology.ThreadCPU(tid)
 	sc.tid.Store(int32(tid))
+	build(sc)
 	started.Done()
 	var last uint64
 	misses := 0

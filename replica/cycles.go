@@ -88,7 +88,22 @@ type TuneConfig struct {
 	// rounds); the rounds that spend its first quarter are not measured.
 	Seconds float64
 	Costs   CycleCosts // the cost model (DefaultCycleCosts, or MeasureCycleCosts's)
+	// Drop > 1 makes the search a successive halving (see TuneCycles):
+	// every candidate first gets a quarter of Seconds, a candidate whose
+	// ESS per CPU-second at a rung is below the best's / Drop there is
+	// dropped at that rung, and only the survivors get the rest. 0: every
+	// candidate runs its whole budget at every rung.
+	Drop float64
 }
+
+// brokenDrop makes the halving drop the best candidate at each rung and
+// keep the rest (tests use it to show that their check of the choice
+// fails).
+var brokenDrop = false
+
+// DefaultDrop is the factor by which a candidate must trail the best at a
+// rung after the first quarter of its budget to be dropped there.
+const DefaultDrop = 2
 
 // MinRounds is the fewest swap rounds a candidate runs, whatever its
 // budget.
@@ -139,7 +154,11 @@ type CycleTrial struct {
 	// within its budget (a kernel stuck in one basin, whose energy
 	// flickers quickly around the basin's: its tau alone looks good).
 	// Its ESS is then variance / bias^2, the error being its bias.
-	Biased          bool    `json:"biased,omitempty"`
+	Biased bool `json:"biased,omitempty"`
+	// Dropped marks a candidate that trailed the best at this rung by
+	// more than TuneConfig.Drop after the first quarter of the budget
+	// and ran no further there.
+	Dropped         bool    `json:"dropped,omitempty"`
 	ESS             float64 `json:"ess"`
 	CostPerStep     float64 `json:"cost_per_step_ns"`   // modelled
 	ESSPerCPUSecond float64 `json:"ess_per_cpu_second"` // ESS per modelled CPU-second
@@ -150,14 +169,23 @@ type CycleTrial struct {
 // candidate's mean energy Biased.
 const BiasZ = 4
 
-// tuneRun is TuneCycles's record of one candidate's rounds.
+// tuneRun is TuneCycles's record of one run of candidates.
 type tuneRun struct {
-	rounds int    // rounds run with this candidate before the current one
-	keep   bool   // the current round is measured
-	cyc    [2]int // the candidate
+	rounds int      // rounds of this run before the current one
+	keep   bool     // the current round is measured
+	table  [][2]int // each rung's candidate in this run
 	costs  CycleCosts
 	n      int
 	rec    [][]rungRec
+}
+
+// tuneAcc is one candidate at one rung over all the runs that gave it the
+// rung: what trialOf needs.
+type tuneAcc struct {
+	rounds           int
+	steps            int64
+	ess, sum, sq, ns float64
+	unreliable       bool
 }
 
 // rungRec is one rung of one set over a candidate's measured rounds.
@@ -166,6 +194,25 @@ type rungRec struct {
 	sweepBits, sawFlips int64     // the components' Flips (measured rounds)
 	switchSteps         int64     // steps of a cycle with both components (measured rounds)
 	ns                  float64   // modelled cost of the current round
+}
+
+// check says what is wrong with tc, if anything.
+func (tc TuneConfig) check() error {
+	if len(tc.Candidates) == 0 || !(tc.Seconds > 0) || math.IsInf(tc.Seconds, 0) {
+		return fmt.Errorf("replica: tuning %d candidates for %v s each (expected at least 1, for a finite time > 0)", len(tc.Candidates), tc.Seconds)
+	}
+	for _, cy := range tc.Candidates {
+		if cy[0] < 0 || cy[1] < 0 || cy[0] == 0 && cy[1] == 0 {
+			return fmt.Errorf("replica: candidate cycle %d:%d (expected sweeps and moves >= 0, not both 0)", cy[0], cy[1])
+		}
+	}
+	if err := tc.Costs.check(); err != nil {
+		return err
+	}
+	if !(tc.Drop == 0 || tc.Drop > 1) || math.IsInf(tc.Drop, 0) {
+		return fmt.Errorf("replica: dropping candidates %v times worse than the best (expected 0, or a finite factor > 1)", tc.Drop)
+	}
+	return nil
 }
 
 // TuneReady reports whether TuneCycles may run now: at the end of a round
@@ -197,6 +244,28 @@ func (c *Chain) TuneReady() bool {
 // not move. Call it once TuneReady holds; it returns what it measured
 // (also in Report().Cycles and in the saved state).
 //
+// With tc.Drop > 1 the search is a successive halving (Jamieson &
+// Talwalkar 2016, AISTATS; Li et al. 2018, JMLR 18(185), Hyperband): each
+// candidate first runs a quarter of tc.Seconds on every rung; at each rung
+// a candidate whose ESS per CPU-second is below the best's / Drop is
+// dropped there (unless the best's own estimate is Unreliable or Biased,
+// when nothing is dropped), and the survivors then run on, in runs where
+// rung k holds its j-th survivor (its best where it has fewer). The
+// rounds are shared by all rungs, so a run costs what all of them
+// spend; each run gets the remaining three quarters of Seconds times the
+// fraction of rungs that still compare (at least a quarter of it): where
+// every rung compares, the finalists are measured over the same budget
+// as without dropping; where one rung of 16 compares two candidates, its
+// refinement costs 1/4 of what a full run would. Where one candidate
+// survives on every rung (pure Metropolis on every rung of the 3D glass)
+// the search ends after the first quarter: it costs Seconds in all
+// instead of Seconds per candidate. A rung's
+// choice is its best survivor, scored over all the runs that gave it the
+// rung; a rung's trace
+// depends on its neighbours' kernels only through the swaps (see below),
+// so mixing candidates across rungs in one run leaves each rung's score
+// its own kernel's.
+//
 // Why this search: the candidates are few (CandidateCycles: 4) and each
 // rung's objective is measured directly, so an exhaustive search costs 4
 // runs, all rungs at once, and is exact over the candidates; package bo's
@@ -224,15 +293,7 @@ func (c *Chain) TuneReady() bool {
 // candidate is stuck, the check cannot tell, and the swaps are what moves
 // the rung; the rounds keep them for that reason.
 func (c *Chain) TuneCycles(tc TuneConfig) (*CycleTuning, error) {
-	if len(tc.Candidates) == 0 || !(tc.Seconds > 0) || math.IsInf(tc.Seconds, 0) {
-		return nil, fmt.Errorf("replica: tuning %d candidates for %v s each (expected at least 1, for a finite time > 0)", len(tc.Candidates), tc.Seconds)
-	}
-	for _, cy := range tc.Candidates {
-		if cy[0] < 0 || cy[1] < 0 || cy[0] == 0 && cy[1] == 0 {
-			return nil, fmt.Errorf("replica: candidate cycle %d:%d (expected sweeps and moves >= 0, not both 0)", cy[0], cy[1])
-		}
-	}
-	if err := tc.Costs.check(); err != nil {
+	if err := tc.check(); err != nil {
 		return nil, err
 	}
 	if !c.TuneReady() {
@@ -255,26 +316,29 @@ func (c *Chain) TuneCycles(tc TuneConfig) (*CycleTuning, error) {
 	defer func() { c.tune = nil }()
 
 	R := len(c.betas)
-	res := &CycleTuning{Candidates: slices.Clone(tc.Candidates), Seconds: tc.Seconds, Costs: tc.Costs, Rungs: make([]RungCycle, R)}
-	var analysis float64
-	table := make([][2]int, R)
-	for _, cand := range tc.Candidates {
-		for k := range table {
-			table[k] = cand
+	res := &CycleTuning{Candidates: slices.Clone(tc.Candidates), Seconds: tc.Seconds, Costs: tc.Costs}
+	clock := func() float64 { return topology.ThreadCPU(tid) }
+	// run gives rung k candidate pick[k] on every member and runs swap
+	// rounds until the members' modelled CPU reaches budget ns, adding
+	// each rung's measurements to its candidate's.
+	run := func(pick []int, budget float64, accs [][]tuneAcc) (float64, error) {
+		table := make([][2]int, R)
+		for k, ci := range pick {
+			table[k] = tc.Candidates[ci]
 		}
 		for _, cy := range cys {
 			if err := cy.SetCycles(c.betas, table); err != nil {
-				return nil, err
+				return 0, err
 			}
 		}
-		t := &tuneRun{cyc: cand, costs: tc.Costs, n: c.n, rec: make([][]rungRec, len(c.sets))}
+		t := &tuneRun{table: table, costs: tc.Costs, n: c.n, rec: make([][]rungRec, len(c.sets))}
 		for i := range t.rec {
 			t.rec[i] = make([]rungRec, R)
 		}
 		c.tune = t
 		// The budget is read from the counters after each round, so the
 		// number of rounds is the chain's, not the clock's on the wall.
-		budget, spent := tc.Seconds*1e9, 0.0
+		spent := 0.0
 		for t.rounds = 0; t.rounds < maxRounds && (spent < budget || t.rounds < MinRounds); t.rounds++ {
 			t.keep = spent >= budget/4 && t.rounds >= MinRounds/4
 			c.swapRound()
@@ -286,26 +350,23 @@ func (c *Chain) TuneCycles(tc TuneConfig) (*CycleTuning, error) {
 			}
 		}
 		c.tune = nil
-		a0 := topology.ThreadCPU(tid)
+		a0 := clock()
 		for k := range R {
-			tr := c.trial(t, k, tc.Costs)
-			tr.Rounds = t.rounds
-			res.Rungs[k].Tried = append(res.Rungs[k].Tried, tr)
+			c.addTrial(t, k, tc.Costs, &accs[k][pick[k]])
 		}
-		analysis += topology.ThreadCPU(tid) - a0
+		return clock() - a0, nil
 	}
-	a0 := topology.ThreadCPU(tid)
+	rungs, analysis, err := search(tc, R, run, clock)
+	if err != nil {
+		return nil, err
+	}
+	res.Rungs = rungs
+	table := make([][2]int, R)
 	for k := range R {
-		score(res.Rungs[k].Tried)
-		best := 0
-		for i, tr := range res.Rungs[k].Tried {
-			if tr.ESSPerCPUSecond > res.Rungs[k].Tried[best].ESSPerCPUSecond {
-				best = i
-			}
-		}
-		res.Rungs[k].Beta, res.Rungs[k].Cycle = c.betas[k], tc.Candidates[best]
-		table[k] = tc.Candidates[best]
+		res.Rungs[k].Beta = c.betas[k]
+		table[k] = res.Rungs[k].Cycle
 	}
+	a0 := clock()
 	for _, cy := range cys {
 		if err := cy.SetCycles(c.betas, table); err != nil {
 			return nil, err
@@ -316,6 +377,186 @@ func (c *Chain) TuneCycles(tc TuneConfig) (*CycleTuning, error) {
 	res.CPUSeconds = topology.ThreadCPU(tid) - cpu0 + c.WorkerCPUSeconds() - w0
 	c.tuned = res
 	return res, nil
+}
+
+// search is TuneCycles's search over R rungs (see there), shared with
+// TuneChain: run(pick, budget, accs) runs rung k's candidate pick[k] until
+// the modelled CPU reaches budget ns, adds each rung's measurements to
+// accs[k][pick[k]] and returns the CPU its analysis took; clock is the
+// thread's CPU. It returns each rung's choice and trials (without the
+// beta) and the CPU of the analysis.
+func search(tc TuneConfig, R int, run func(pick []int, budget float64, accs [][]tuneAcc) (float64, error), clock func() float64) ([]RungCycle, float64, error) {
+	nc := len(tc.Candidates)
+	accs := make([][]tuneAcc, R)
+	for k := range accs {
+		accs[k] = make([]tuneAcc, nc)
+	}
+	var analysis float64
+	pick := make([]int, R) // each rung's candidate in the next run
+	do := func(budget float64) error {
+		a, err := run(pick, budget, accs)
+		analysis += a
+		return err
+	}
+	// tried scores every candidate at rung k from what it measured.
+	tried := func(k int) []CycleTrial {
+		out := make([]CycleTrial, nc)
+		for i := range out {
+			out[i] = accs[k][i].trial()
+		}
+		score(out)
+		return out
+	}
+	first := tc.Seconds * 1e9
+	if tc.Drop > 0 {
+		first /= 4
+	}
+	for ci := range nc {
+		for k := range pick {
+			pick[k] = ci
+		}
+		if err := do(first); err != nil {
+			return nil, 0, err
+		}
+	}
+	dropped := make([][]bool, R)
+	for k := range dropped {
+		dropped[k] = make([]bool, nc)
+	}
+	if tc.Drop > 0 {
+		a0 := clock()
+		alive := make([][]int, R) // best first
+		runs := 0
+		for k := range R {
+			tr := tried(k)
+			best := 0
+			for i := range tr {
+				if tr[i].ESSPerCPUSecond > tr[best].ESSPerCPUSecond {
+					best = i
+				}
+			}
+			alive[k] = []int{best}
+			for i := range tr {
+				switch {
+				case i == best:
+				case tr[best].Unreliable || tr[best].Biased || !(tr[i].ESSPerCPUSecond*tc.Drop < tr[best].ESSPerCPUSecond):
+					alive[k] = append(alive[k], i) // not clearly worse
+				default:
+					dropped[k][i] = true
+				}
+			}
+			if brokenDrop && nc > 1 {
+				alive[k] = alive[k][:0]
+				for i := range nc {
+					dropped[k][i] = i == best
+					if i != best {
+						alive[k] = append(alive[k], i)
+					}
+				}
+			}
+			runs = max(runs, len(alive[k]))
+		}
+		analysis += clock() - a0
+		// The survivors get the rest of the budget: run j gives rung k
+		// its j-th survivor, or its best where it has fewer. Where every
+		// rung has one survivor, there is nothing left to compare.
+		for j := 0; runs > 1 && j < runs; j++ {
+			comparing := 0
+			for k := range pick {
+				pick[k] = alive[k][0]
+				if j < len(alive[k]) {
+					pick[k] = alive[k][j]
+				}
+				if len(alive[k]) > 1 {
+					comparing++
+				}
+			}
+			if err := do((tc.Seconds*1e9 - first) * max(0.25, float64(comparing)/float64(R))); err != nil {
+				return nil, 0, err
+			}
+		}
+	}
+	a0 := clock()
+	rungs := make([]RungCycle, R)
+	for k := range R {
+		rungs[k].Tried = tried(k)
+		best := -1
+		for i := range rungs[k].Tried {
+			tr := &rungs[k].Tried[i]
+			tr.Rounds, tr.Dropped = accs[k][i].rounds, dropped[k][i]
+			if !tr.Dropped && (best < 0 || tr.ESSPerCPUSecond > rungs[k].Tried[best].ESSPerCPUSecond) {
+				best = i
+			}
+		}
+		rungs[k].Cycle = tc.Candidates[best]
+	}
+	return rungs, analysis + clock() - a0, nil
+}
+
+// TuneChain is TuneCycles for a single hybrid chain ch of n bits at its
+// inverse temperature beta (issue 24: a chain without replicas chooses
+// its cycle with the same tuner): each candidate in turn runs on ch,
+// steps until ch's modelled CPU reaches the budget (and at least
+// MinRounds steps), and its energy over the steps after the first
+// quarter of the budget is scored as a rung's is (tau, bias against the
+// candidates' median, ESS per modelled CPU-second), with the same
+// successive halving (tc.Drop). ch is left running the chosen cycle, as a
+// cycle table of one entry at beta (which its state saves). The steps are
+// burn-in, not the chain's: the caller records none of them. The
+// result's one rung holds the choice and the trials; its CPU times are
+// the calling thread's and ch's workers'.
+func TuneChain(ch Cycler, beta float64, n int, tc TuneConfig) (*CycleTuning, error) {
+	if err := tc.check(); err != nil {
+		return nil, err
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	tid := topology.ThreadID()
+	clock := func() float64 { return topology.ThreadCPU(tid) }
+	workers := func() float64 {
+		if w, ok := ch.(interface{ WorkerCPUSeconds() float64 }); ok {
+			return w.WorkerCPUSeconds()
+		}
+		return 0
+	}
+	cpu0, w0 := clock(), workers()
+	run := func(pick []int, budget float64, accs [][]tuneAcc) (float64, error) {
+		cyc := tc.Candidates[pick[0]]
+		if err := ch.SetCycles([]float64{beta}, [][2]int{cyc}); err != nil {
+			return 0, err
+		}
+		var e []float64
+		var bits, flips, sw int64
+		spent, steps := 0.0, 0
+		for ; steps < maxRounds && (spent < budget || steps < MinRounds); steps++ {
+			keep := spent >= budget/4 && steps >= MinRounds/4
+			pm, ps := ch.Parts()
+			ch.Step()
+			qm, qs := ch.Parts()
+			b, f, w := qm.Flips-pm.Flips, qs.Flips-ps.Flips, int64(0)
+			if cyc[0] > 0 && cyc[1] > 0 {
+				w = 1
+			}
+			spent += tc.Costs.ns(b, f, w, n)
+			if keep {
+				e = append(e, ch.Energy())
+				bits, flips, sw = bits+b, flips+f, sw+w
+			}
+		}
+		a0 := clock()
+		accs[0][pick[0]].add(e, tc.Costs.ns(bits, flips, sw, n), steps)
+		return clock() - a0, nil
+	}
+	rungs, analysis, err := search(tc, 1, run, clock)
+	if err != nil {
+		return nil, err
+	}
+	rungs[0].Beta = beta
+	if err := ch.SetCycles([]float64{beta}, [][2]int{rungs[0].Cycle}); err != nil {
+		return nil, err
+	}
+	return &CycleTuning{Candidates: slices.Clone(tc.Candidates), Seconds: tc.Seconds, Costs: tc.Costs, Rungs: rungs,
+		TunerCPUSeconds: analysis, CPUSeconds: clock() - cpu0 + workers() - w0}, nil
 }
 
 // Tuning is what TuneCycles chose (nil before it ran).
@@ -346,8 +587,8 @@ func (c *Chain) tuneMember(si int, m *member) {
 	}
 	qm, qs := cy.Parts()
 	bits, flips, sw := qm.Flips-pm.Flips, qs.Flips-ps.Flips, int64(0)
-	if t.cyc[0] > 0 && t.cyc[1] > 0 {
-		sw = bits / (int64(t.cyc[0]) * int64(t.n)) // steps: each sweeps A times
+	if cyc := t.table[m.pos]; cyc[0] > 0 && cyc[1] > 0 {
+		sw = bits / (int64(cyc[0]) * int64(t.n)) // steps: each sweeps A times
 	}
 	rec.ns = t.costs.ns(bits, flips, sw, t.n)
 	if t.keep {
@@ -357,37 +598,51 @@ func (c *Chain) tuneMember(si int, m *member) {
 	}
 }
 
-// trial measures rung k over the measured rounds of t: steps, pooled
-// tau (steps over the sets' summed ESS), mean, variance, standard error
-// and modelled cost; score sets Biased and the ESS per CPU-second.
-func (c *Chain) trial(t *tuneRun, k int, costs CycleCosts) CycleTrial {
-	var tr CycleTrial
-	var ns, sum, sq float64
+// addTrial adds rung k's measurements over the measured rounds of t to
+// its candidate's: rounds, steps, the sets' summed ESS (each set's
+// steps / its tau), the sums of the energy and its square, the modelled
+// cost and whether some tau was a floor.
+func (c *Chain) addTrial(t *tuneRun, k int, costs CycleCosts, a *tuneAcc) {
+	a.rounds += t.rounds
 	for si := range t.rec {
 		rec := &t.rec[si][k]
-		n := len(rec.e)
-		tr.Steps += int64(n)
-		ns += costs.ns(rec.sweepBits, rec.sawFlips, rec.switchSteps, c.n)
-		if n == 0 {
-			continue
-		}
-		for _, x := range rec.e {
-			sum += x
-			sq += x * x
-		}
-		tau, ok := tauOf(rec.e)
-		tr.Unreliable = tr.Unreliable || !ok
-		tr.ESS += float64(n) / tau
+		a.add(rec.e, costs.ns(rec.sweepBits, rec.sawFlips, rec.switchSteps, c.n), 0)
 	}
+}
+
+// add adds one trace e of a candidate at a rung, its modelled cost ns and
+// the rounds it ran (the steps of a single chain) to a.
+func (a *tuneAcc) add(e []float64, ns float64, rounds int) {
+	a.rounds += rounds
+	n := len(e)
+	a.steps += int64(n)
+	a.ns += ns
+	if n == 0 {
+		return
+	}
+	for _, x := range e {
+		a.sum += x
+		a.sq += x * x
+	}
+	tau, ok := tauOf(e)
+	a.unreliable = a.unreliable || !ok
+	a.ess += float64(n) / tau
+}
+
+// trial is what a candidate measured at a rung: steps, pooled tau (steps
+// over the summed ESS), mean, variance, standard error and modelled cost;
+// score sets Biased and the ESS per CPU-second.
+func (a *tuneAcc) trial() CycleTrial {
+	tr := CycleTrial{Steps: a.steps, ESS: a.ess, Unreliable: a.unreliable}
 	if tr.Steps == 0 || tr.ESS == 0 {
 		return tr
 	}
 	n := float64(tr.Steps)
-	tr.Mean = sum / n
-	tr.variance = max(0, sq/n-tr.Mean*tr.Mean)
+	tr.Mean = a.sum / n
+	tr.variance = max(0, a.sq/n-tr.Mean*tr.Mean)
 	tr.Tau = n / tr.ESS
 	tr.SE = math.Sqrt(tr.variance / tr.ESS)
-	tr.CostPerStep = ns / n
+	tr.CostPerStep = a.ns / n
 	return tr
 }
 

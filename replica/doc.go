@@ -24,7 +24,14 @@
 // erfcinv(a_k), which for Gaussian energy histograms is proportional to
 // the thermodynamic length beta_{k+1} - beta_k times the energy spread, and
 // the rungs are placed at equal lengths), then freeze: from there on the
-// chain is a fixed, exact Markov chain.
+// chain is a fixed, exact Markov chain. With Spacing = ByVariance the
+// rungs move instead by each rung's energy spread sigma_k, measured at the
+// ends of the rounds of the last three quarters of each segment between
+// moves (whether its neighbours swap or not), so that Delta beta * sigma_E
+// is the same between neighbours (VarianceLadder; ladder.go gives the
+// formulas, the acceptance they predict and the rung count a range needs,
+// RungsNeeded, which Report gives as rungs_needed). Both ladders move at
+// rounds 32, 64, 128, ... while the steps done are at most Adapt.
 //
 // With Sets = 2 the Chain runs two independent ladders and reports the spin
 // overlap q = (1/N) sum_i s_i s'_i of their target rungs each step (the

@@ -10,6 +10,22 @@ func SetBrokenSwap(on bool) func() {
 	return func() { brokenSwap = old }
 }
 
+// SetBrokenLadder switches VarianceLadder's deliberate off-by-one on and
+// returns the function that switches it off.
+func SetBrokenLadder(on bool) func() {
+	old := brokenLadder
+	brokenLadder = on
+	return func() { brokenLadder = old }
+}
+
+// SetBrokenDrop makes TuneCycles's halving keep only the worst candidate
+// at each rung; it returns the function that undoes it.
+func SetBrokenDrop() func() {
+	old := brokenDrop
+	brokenDrop = true
+	return func() { brokenDrop = old }
+}
+
 // SetAdversary makes the pools built from now on pause at random at every
 // hand-off point (see adversary); it returns the function that stops it.
 func SetAdversary() func() {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"sardonics/rng"
 	"sardonics/sampler"
@@ -23,8 +24,12 @@ type Config struct {
 	// comment): each round, every member runs the fewest steps whose
 	// proposed single-bit changes reach Work sweep-equivalents (Work N
 	// bits). 0 is the step clock, SwapEvery steps per round.
-	Work      float64
-	Adapt     int   // steps during which the ladder adapts (0: fixed)
+	Work  float64
+	Adapt int // steps during which the ladder adapts (0: fixed)
+	// Spacing is how the ladder moves while it adapts: ByAcceptance
+	// (Adapted) or ByVariance (VarianceLadder, from each rung's energy
+	// spread).
+	Spacing   Spacing
 	CountFrom int   // steps after which swaps and round trips are counted (the burn-in)
 	Sets      int   // independent ladders: 1, or 2 for the overlap
 	Workers   int   // goroutines that step the members between swaps (<= 1: the caller's)
@@ -58,6 +63,9 @@ func (cfg *Config) check() error {
 	}
 	if math.IsNaN(cfg.Work) || math.IsInf(cfg.Work, 0) || cfg.Work < 0 {
 		return fmt.Errorf("replica: work %v per swap round (expected a finite number of sweep-equivalents >= 0)", cfg.Work)
+	}
+	if cfg.Spacing != ByAcceptance && cfg.Spacing != ByVariance {
+		return fmt.Errorf("replica: ladder spacing %v", cfg.Spacing)
 	}
 	if cfg.Work == 0 && cfg.SwapEvery < 1 || cfg.Adapt < 0 || cfg.CountFrom < 0 || cfg.Sets != 1 && cfg.Sets != 2 {
 		return fmt.Errorf("replica: invalid schedule (swap every %d, adapt %d, count from %d, %d sets)", cfg.SwapEvery, cfg.Adapt, cfg.CountFrom, cfg.Sets)
@@ -108,9 +116,15 @@ type Chain struct {
 	// round of the next move
 	aAcc, aTries []int64
 	nextAdapt    int64
-	pool         *pool
-	tune         *tuneRun     // set while TuneCycles runs its rounds
-	tuned        *CycleTuning // what TuneCycles chose
+	// the variance ladder: each rung's energy at the ends of the rounds
+	// of the current segment (all sets pooled; Welford's count, mean and
+	// sum of squared deviations), and what the last move measured
+	vN          []int64
+	vMean, vM2  []float64
+	vBetas, vSD []float64 // the rungs of the last move and their energy spreads
+	pool        *pool
+	tune        *tuneRun     // set while TuneCycles runs its rounds
+	tuned       *CycleTuning // what TuneCycles chose
 }
 
 var (
@@ -133,6 +147,9 @@ func New(cfg Config, build Builder, r *rand.PCG, init []int8) (*Chain, error) {
 	R := len(cfg.Betas)
 	c := &Chain{cfg: cfg, betas: append([]float64(nil), cfg.Betas...), r: r,
 		aAcc: make([]int64, R-1), aTries: make([]int64, R-1), nextAdapt: 32, n: len(init)}
+	if cfg.Spacing == ByVariance {
+		c.vN, c.vMean, c.vM2 = make([]int64, R), make([]float64, R), make([]float64, R)
+	}
 	keep := cfg.KeepSpins || cfg.Sets == 2
 	every := cfg.SwapEvery // buffered steps per round
 	if cfg.Work > 0 {
@@ -412,6 +429,9 @@ func (c *Chain) swapRound() {
 		// pairs alternate by its own round count.
 		count, adapt, parity = false, false, c.tune.rounds&1
 	}
+	if adapt && c.vN != nil && 8*c.rounds > 5*c.nextAdapt {
+		c.recordSpread()
+	}
 	for _, s := range c.sets {
 		for k := parity; k+1 < R; k += 2 {
 			a, b := s.ms[s.at[k]], s.ms[s.at[k+1]]
@@ -462,11 +482,38 @@ func (c *Chain) swapRound() {
 	}
 }
 
-// moveLadder places the inner rungs at equal lengths erfcinv(a_k) (see
-// the package comment) from the swaps since the last move, and tells the
-// members their new temperatures.
+// recordSpread adds every rung's energy at the end of a round to the
+// variance ladder's statistics (Welford's update, all sets pooled). Only
+// the last three quarters of each segment between two moves are recorded
+// (the caller's condition), so that the members have relaxed at their
+// new temperatures.
+func (c *Chain) recordSpread() {
+	for _, s := range c.sets {
+		for k, j := range s.at {
+			e := s.ms[j].ch.Energy()
+			c.vN[k]++
+			d := e - c.vMean[k]
+			c.vMean[k] += d / float64(c.vN[k])
+			c.vM2[k] += d * (e - c.vMean[k])
+		}
+	}
+}
+
+// moveLadder places the inner rungs at equal lengths (see the package
+// comment and VarianceLadder) from the swaps, or the energies, since the
+// last move, and tells the members their new temperatures.
 func (c *Chain) moveLadder() {
 	nb := Adapted(c.betas, c.aAcc, c.aTries)
+	if c.vN != nil {
+		nb = slices.Clone(c.betas)
+		if sd, ok := c.spreads(); ok {
+			c.vBetas, c.vSD = slices.Clone(c.betas), sd
+			nb = VarianceLadder(c.betas, sd)
+		}
+		clear(c.vN)
+		clear(c.vMean)
+		clear(c.vM2)
+	}
 	copy(c.betas, nb)
 	for _, s := range c.sets {
 		for _, m := range s.ms {
@@ -475,6 +522,19 @@ func (c *Chain) moveLadder() {
 	}
 	clear(c.aAcc)
 	clear(c.aTries)
+}
+
+// spreads is each rung's energy standard deviation over the current
+// segment, false if some rung has fewer than 2 records.
+func (c *Chain) spreads() ([]float64, bool) {
+	sd := make([]float64, len(c.vN))
+	for k, n := range c.vN {
+		if n < 2 {
+			return nil, false
+		}
+		sd[k] = math.Sqrt(max(0, c.vM2[k]/float64(n-1)))
+	}
+	return sd, true
 }
 
 // Adapted is the ladder that gives every interval the same length
@@ -524,6 +584,26 @@ type Report struct {
 	// Cycles is what TuneCycles chose per rung, with what it measured
 	// (null: it did not run).
 	Cycles *CycleTuning `json:"cycles,omitempty"`
+	// Spacing is "variance" for the variance ladder (empty otherwise).
+	Spacing string `json:"spacing,omitempty"`
+	// EnergySD is the variance ladder's last measurement of each rung's
+	// energy standard deviation, at the final rungs (linear in beta
+	// between the rungs it was measured at; null: not measured).
+	EnergySD []float64 `json:"energy_sd,omitempty"`
+	// ThermoLength is the ladder's thermodynamic length int sigma_E
+	// d beta from the hottest rung to the target: from EnergySD with the
+	// variance ladder, else from the swap acceptances after burn-in,
+	// sum 2 erfcinv(a_k) (0: not known). LengthIsBound marks a length
+	// from acceptances where some pair never accepted: it is then at
+	// least this.
+	ThermoLength  float64 `json:"thermodynamic_length,omitempty"`
+	LengthIsBound bool    `json:"thermodynamic_length_is_lower_bound,omitempty"`
+	// RungsNeeded is the number of rungs that spans ThermoLength at the
+	// swap acceptance OptimalAcceptance (0: not known), and
+	// PredictedAcceptance the acceptance this ladder's rungs get at equal
+	// lengths (see the comment above OptimalAcceptance).
+	RungsNeeded         int     `json:"rungs_needed,omitempty"`
+	PredictedAcceptance float64 `json:"predicted_acceptance,omitempty"`
 }
 
 // Report summarizes the swaps so far.
@@ -550,6 +630,28 @@ func (c *Chain) Report() *Report {
 	}
 	for _, s := range c.sets {
 		rep.RoundTrips += s.trips
+	}
+	if c.vN != nil {
+		rep.Spacing = ByVariance.String()
+		if c.vSD != nil {
+			rep.EnergySD = interpolate(c.vBetas, c.vSD, c.betas)
+			rep.ThermoLength = ThermoLength(c.betas, rep.EnergySD)
+		}
+	} else {
+		acc, tries := make([]int64, R-1), make([]int64, R-1)
+		for _, s := range c.sets {
+			for k := range acc {
+				acc[k] += s.acc[k]
+				tries[k] += s.tries[k]
+			}
+		}
+		if l, bound, ok := lengthFromAcceptance(acc, tries); ok {
+			rep.ThermoLength, rep.LengthIsBound = l, bound
+		}
+	}
+	if rep.ThermoLength > 0 {
+		rep.RungsNeeded = RungsNeeded(rep.ThermoLength)
+		rep.PredictedAcceptance = PredictedAcceptance(rep.ThermoLength, R)
 	}
 	return rep
 }

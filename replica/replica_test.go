@@ -59,6 +59,13 @@ var kernelCases = []kernelCase{
 // spread of the per-trial means, so they account for autocorrelation.
 func agreement(t *testing.T, kc kernelCase, trials, steps int) (zE, zP float64) {
 	t.Helper()
+	return agreementWith(t, kc, trials, steps, nil)
+}
+
+// agreementWith is agreement with the ladder's configuration changed by
+// set (nil: as agreement's).
+func agreementWith(t *testing.T, kc kernelCase, trials, steps int, set func(*replica.Config)) (zE, zP float64) {
+	t.Helper()
 	m, err := model.Load(kc.spec)
 	if err != nil {
 		t.Fatal(err)
@@ -73,6 +80,9 @@ func agreement(t *testing.T, kc kernelCase, trials, steps int) (zE, zP float64) 
 	for tr := range trials {
 		r := rng.Sub(7, uint64(tr), 1)
 		cfg := replica.Config{Betas: replica.Geometric(0.3, beta, 6), SwapEvery: 2, Sets: 1}
+		if set != nil {
+			set(&cfg)
+		}
 		c, err := replica.New(cfg, builder(kc.kernel, m, kc.engine, kc.threads), r, randomSpins(r, m.Variables()))
 		if err != nil {
 			t.Fatal(err)

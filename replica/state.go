@@ -46,12 +46,16 @@ func (c *Chain) WorkerCPUSeconds() float64 {
 // tagTuned marks the trailer that holds TuneCycles's result.
 const tagTuned = 0x64656e7574 // "tuned"
 
+// tagSpread marks the trailer that holds the variance ladder's records.
+const tagSpread = 0x646165727073 // "spread"
+
 // AppendState appends the whole state (see sampler.Stateful): the ladder,
 // the round's position and buffers, the counters, and each member's rung,
 // stream and chain state (a hybrid member's cycle table with it). On the
 // work clock the clock's setting and the steps done follow the header, and
-// the round buffers carry their lengths; after TuneCycles a trailer holds
-// its result, CPU times left out. A chain on the step clock that was not tuned saves what it
+// the round buffers carry their lengths; a variance ladder's records
+// follow in a trailer, and after TuneCycles a trailer holds its result,
+// CPU times left out. A chain on the step clock that was not tuned saves what it
 // saved before either existed, byte for byte. It panics if a member cannot
 // save its state (check Stateful).
 func (c *Chain) AppendState(b []byte) []byte {
@@ -100,6 +104,17 @@ func (c *Chain) AppendState(b []byte) []byte {
 			}
 			w.Bytes(rb)
 			w.Bytes(m.ch.(sampler.Stateful).AppendState(nil))
+		}
+	}
+	if c.vN != nil {
+		w.Uint64(tagSpread)
+		w.Int64s(c.vN)
+		w.Float64s(c.vMean)
+		w.Float64s(c.vM2)
+		w.Uint64(uint64(len(c.vSD))) // 0 before the first move
+		if c.vSD != nil {
+			w.Float64s(c.vBetas)
+			w.Float64s(c.vSD)
 		}
 	}
 	if c.tuned != nil {
@@ -231,6 +246,25 @@ func (c *Chain) RestoreState(b []byte) error {
 		}
 	}
 	var tuned *CycleTuning
+	var vN []int64
+	var vMean, vM2, vBetas, vSD []float64
+	if c.vN != nil {
+		vN, vMean, vM2 = make([]int64, R), make([]float64, R), make([]float64, R)
+		if r.Uint64() != tagSpread && r.Bad() == nil {
+			return errors.New("replica: corrupt state (no variance-ladder records for a variance ladder)")
+		}
+		r.Int64s(vN)
+		r.Float64s(vMean)
+		r.Float64s(vM2)
+		if n := r.Uint64(); r.Bad() == nil && n != 0 {
+			if n != uint64(R) {
+				return errors.New("replica: corrupt state (variance-ladder spreads)")
+			}
+			vBetas, vSD = make([]float64, R), make([]float64, R)
+			r.Float64s(vBetas)
+			r.Float64s(vSD)
+		}
+	}
 	if len(r.B) > 0 && r.Bad() == nil {
 		if r.Uint64() != tagTuned {
 			return errors.New("replica: corrupt state (trailer)")
@@ -244,6 +278,12 @@ func (c *Chain) RestoreState(b []byte) error {
 	}
 	if err := r.Err(); err != nil {
 		return err
+	}
+	if c.vN != nil {
+		copy(c.vN, vN)
+		copy(c.vMean, vMean)
+		copy(c.vM2, vM2)
+		c.vBetas, c.vSD = vBetas, vSD
 	}
 	copy(c.betas, betas)
 	c.rounds, c.done, c.idx, c.nextAdapt, c.tuned = rounds, done, int(idx), next, tuned

@@ -16,10 +16,11 @@ import (
 // CPU of its thread and of the workers its chain runs (the parallel
 // engine's sections, the replica-exchange workers), a resumed trial's
 // earlier CPU included, reaches TrialBudget seconds. Its burn-in is the
-// steps it made in the first BurnFraction of that CPU. With --ladder
-// adaptive the ladder moves during the steps of the first BurnFraction/2
-// of the CPU, and the burn-in is twice those steps: the relation a run of
-// --burn B keeps (the ladder adapts during its first B/2 steps), so that
+// steps it made in the first BurnFraction of that CPU. With an adaptive
+// ladder (--ladder adaptive or variance) the ladder moves during the steps
+// of the first BurnFraction/2 of the CPU, and a single hybrid chain
+// chooses its cycle after them; the burn-in is then twice those steps:
+// the relation a run of --burn B keeps (both act at step B/2), so that
 // --steps and --burn repeat such a trial too.
 //
 // The trial reads its clock every checkEvery of CPU or so (every step when
@@ -40,6 +41,15 @@ const checkEvery = 1e-3
 // unknownSteps marks a burn-in (or adaptation) whose length a budget trial
 // does not know yet: no step is past it.
 const unknownSteps = math.MaxInt
+
+// halfBurn reports whether the run acts at half its burn-in: an adaptive
+// ladder (Adaptive, the variance ladder too) moves until then, and a
+// single hybrid chain chooses its cycle then (TuneCycles without
+// replicas). A budget trial of such a run fixes its burn-in at twice the
+// steps of the first half of its share (see clock).
+func (rc ReplicaConfig) halfBurn() bool {
+	return rc.On() && rc.Adaptive || !rc.On() && rc.TuneCycles
+}
 
 // budget reports whether cfg is a --budget run.
 func (cfg *Config) budget() bool { return cfg.TrialBudget > 0 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"sardonics/model"
+	"sardonics/replica"
 	"sardonics/sampler"
 	"sardonics/saw"
 	"sardonics/summary"
@@ -37,6 +38,7 @@ type checkpoint struct {
 	Thetas        []string              `json:"thetas,omitempty"`
 	Tuning        json.RawMessage       `json:"tuning,omitempty"`    // the adaptation in progress
 	TuneRecord    *summary.TuneRecord   `json:"tune_done,omitempty"` // the finished adaptation
+	Cycles        *replica.CycleTuning  `json:"cycles,omitempty"`    // a single hybrid chain's tuned cycle
 	CPUSeconds    float64               `json:"cpu_seconds"`
 	Wall          float64               `json:"wall_seconds"`
 	// A budget trial's burn-in (with the CPU when it ended) and the steps
@@ -61,7 +63,7 @@ func (t *trial) checkpoint(cpu, wall float64) error {
 	}
 	c := checkpoint{Version: checkpointVersion, Meta: t.cfg.Meta, Sampler: t.name, Trial: t.rec.Trial,
 		Spins: t.ch.Spins(), RNG: rs, Base: t.base, Energies: t.rec.Energies, Magnetization: t.rec.Magnetization, States: t.rec.States, Overlap: t.rec.Overlap,
-		TuneRecord: t.rec.Tune, Marginals: t.marg, CPUSeconds: cpu, Wall: wall}
+		TuneRecord: t.rec.Tune, Cycles: t.rec.Cycles, Marginals: t.marg, CPUSeconds: cpu, Wall: wall}
 	if sf, ok := t.stateful(); ok {
 		c.State = sf.AppendState(nil)
 	}
@@ -119,7 +121,7 @@ func (t *trial) restore(cpu, wall *float64) (*checkpoint, error) {
 		return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: random stream: %v", path, err)}
 	}
 	t.base, t.rec.Energies, t.rec.States, t.rec.Tune = c.Base, c.Energies, c.States, c.TuneRecord
-	t.rec.Overlap, t.rec.Magnetization = c.Overlap, c.Magnetization
+	t.rec.Overlap, t.rec.Magnetization, t.rec.Cycles = c.Overlap, c.Magnetization, c.Cycles
 	if (c.Marginals != nil) != (t.marg != nil) {
 		return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: checkpoint does not fit the run (marginals measured: %v, now: %v)", path, c.Marginals != nil, t.marg != nil)}
 	}

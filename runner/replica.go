@@ -21,6 +21,7 @@ type ReplicaConfig struct {
 	BetaMin   float64 // the hottest rung's inverse temperature
 	SwapEvery int     // steps between swap rounds (0: DefaultSwapEvery)
 	Adaptive  bool    // move the rungs during the first half of the burn-in
+	Variance  bool    // with Adaptive: from the rungs' energy spread (replica.ByVariance)
 	Overlap   bool    // two independent ladders; record the overlap q
 	Workers   int     // goroutines per trial stepping the members
 	// Work > 0 swaps on the work clock: a round is Work sweep-equivalents
@@ -28,7 +29,9 @@ type ReplicaConfig struct {
 	// whose steps cost differently; SwapEvery is then unused.
 	Work float64
 	// TuneCycles has replica.Chain.TuneCycles choose every rung's hybrid
-	// cycle during the burn-in, TuneSeconds of modelled CPU per candidate.
+	// cycle during the burn-in, TuneSeconds of modelled CPU per candidate;
+	// without replicas (R <= 1) replica.TuneChain chooses a single hybrid
+	// chain's cycle at half the burn-in.
 	TuneCycles  bool
 	TuneSeconds float64
 }
@@ -52,11 +55,17 @@ func (rc ReplicaConfig) On() bool { return rc.R > 1 }
 // String describes the settings for run identity (checkpoints, reports).
 func (rc ReplicaConfig) String() string {
 	if !rc.On() {
+		if rc.TuneCycles { // a single hybrid chain's tuning
+			return fmt.Sprintf(" tune-cycles=%g", rc.TuneSeconds)
+		}
 		return ""
 	}
 	ladder := "geometric"
 	if rc.Adaptive {
 		ladder = "adaptive"
+		if rc.Variance {
+			ladder = "variance"
+		}
 	}
 	s := fmt.Sprintf(" replicas=%d beta-min=%g swap-every=%d ladder=%s overlap=%v", rc.R, rc.BetaMin, rc.SwapEvery, ladder, rc.Overlap)
 	if rc.Work > 0 { // only when set, so that older runs keep their identity
@@ -116,6 +125,9 @@ func newTrialChain(cfg *Config, name string, r *rand.PCG, spins []int8, burn, ad
 		KeepSpins: true} // the magnetization of every step needs its spins
 	if rc.Adaptive {
 		rcfg.Adapt = adapt
+		if rc.Variance {
+			rcfg.Spacing = replica.ByVariance
+		}
 	}
 	if rc.Overlap {
 		rcfg.Sets = 2
@@ -131,18 +143,41 @@ func newTrialChain(cfg *Config, name string, r *rand.PCG, spins []int8, burn, ad
 }
 
 // tuneCycles, when the run asks for it, chooses the rungs' hybrid cycles
-// (replica.Chain.TuneCycles) once the chain is ready, during the burn-in:
+// (replica.Chain.TuneCycles; a single hybrid chain's: tuneChain) once the
+// chain is ready, during the burn-in:
 // from then on the sampling is a fixed exact kernel. The candidates are
 // pure Metropolis, pure SARDONICS and two mixes around hybrid's default
 // number of moves; the costs are the fixed DefaultCycleCosts, so that the
 // same seed gives the same choice on every machine.
 func (t *trial) tuneCycles() error {
+	if h, ok := t.ch.(*hybrid.Chain); ok {
+		return t.tuneChain(h)
+	}
 	c, ok := t.ch.(*replica.Chain)
 	if !ok || !t.cfg.Replicas.TuneCycles || len(t.rec.Energies) >= t.burn || c.Tuning() != nil || !c.TuneReady() {
 		return nil
 	}
 	_, k := hybrid.DefaultCycle(t.cfg.Model.Variables(), t.cfg.SAW.Thetas)
-	_, err := c.TuneCycles(replica.TuneConfig{Candidates: replica.CandidateCycles(k), Seconds: t.cfg.Replicas.TuneSeconds, Costs: replica.DefaultCycleCosts})
+	_, err := c.TuneCycles(replica.TuneConfig{Candidates: replica.CandidateCycles(k), Seconds: t.cfg.Replicas.TuneSeconds, Costs: replica.DefaultCycleCosts, Drop: replica.DefaultDrop})
+	return err
+}
+
+// tuneChain, when the run asks for it, chooses a single hybrid chain's
+// cycle (replica.TuneChain) once half the burn-in has run (t.adapt steps:
+// in a --budget run, those of the first half of its share of CPU), so that the
+// chain has relaxed from its starting state, with tuneCycles's
+// candidates, costs and halving; the tuning's steps are not the chain's.
+// From then on the chain runs the chosen cycle, which its state saves;
+// the choice is in the trial's record (stats.json "cycles").
+func (t *trial) tuneChain(h *hybrid.Chain) error {
+	rc := t.cfg.Replicas
+	if rc.On() || !rc.TuneCycles || t.rec.Cycles != nil || len(t.rec.Energies) < t.adapt || len(t.rec.Energies) >= t.burn {
+		return nil
+	}
+	n := t.cfg.Model.Variables()
+	_, k := hybrid.DefaultCycle(n, t.cfg.SAW.Thetas)
+	res, err := replica.TuneChain(h, t.cfg.Beta, n, replica.TuneConfig{Candidates: replica.CandidateCycles(k), Seconds: rc.TuneSeconds, Costs: replica.DefaultCycleCosts, Drop: replica.DefaultDrop})
+	t.rec.Cycles = res
 	return err
 }
 

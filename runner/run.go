@@ -175,8 +175,9 @@ type trial struct {
 
 	// burn is the steps discarded: cfg.Burn, or in a budget run
 	// unknownSteps until the trial's CPU fixes it (see clock), burnCPU the
-	// CPU at its end (-1 until then); adapt is the steps during which an
-	// adaptive ladder moves (unknownSteps likewise).
+	// CPU at its end (-1 until then); adapt is half the burn-in, during
+	// which an adaptive ladder moves and after which a single hybrid
+	// chain chooses its cycle (unknownSteps likewise).
 	burn, adapt int
 	burnCPU     float64
 	// The CPU clock (cpu): the thread's at the trial's start, a resumed
@@ -296,7 +297,7 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 		t.burn, t.adapt = 0, 0
 	case cfg.budget():
 		t.burn, t.burnCPU = unknownSteps, -1
-		if cfg.Replicas.On() && cfg.Replicas.Adaptive {
+		if cfg.Replicas.halfBurn() {
 			t.adapt = unknownSteps
 		}
 	}

@@ -10,13 +10,14 @@ import (
 )
 
 // TestSlotConfigDisjointCPUs: trials running side by side with the parallel
-// engine get disjoint CPU sets, and nothing is pinned when CPUs run short.
+// engine get disjoint CPU sets, and nothing is pinned when CPUs run short
+// (--engine parallel: auto would keep so small an RBM on the serial engine).
 func TestSlotConfigDisjointCPUs(t *testing.T) {
 	m, err := model.RandomRBM(3, 2, 1, 0.1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := &runner.Config{Model: m, SAW: sawsampler.Config{EngineThreads: 2, CPUs: []int{5, 6, 7, 8, 9}}}
+	cfg := &runner.Config{Model: m, SAW: sawsampler.Config{Engine: "parallel", EngineThreads: 2, CPUs: []int{5, 6, 7, 8, 9}}}
 	for w, want := range [][]int{{5, 6}, {7, 8}, nil} {
 		wc, undo := runner.SlotConfig(cfg, "sardonics", w)
 		undo()

@@ -50,7 +50,7 @@ func newSardonics(m *model.Model, beta float64, opts any, r *rand.PCG, init []in
 // thread), else 1.
 func sardonicsCPUs(m *model.Model, opts any) int {
 	sc := sawConfig(opts)
-	if !Parallel(m.RBM != nil, sc.Engine, sc.EngineThreads) {
+	if !ParallelFor(m, sc.Engine, sc.EngineThreads) {
 		return 1
 	}
 	return max(1, sc.EngineThreads)
@@ -64,6 +64,18 @@ func Parallel(rbm bool, engine string, engineThreads int) bool {
 	return rbm && (engine == "parallel" || (engine == "" || engine == "auto") && engineThreads > 1)
 }
 
+// ParallelFor is Parallel for model m, where auto also asks the cost model
+// (parallelsaw.Pays): with more than one engine thread, auto runs the
+// partitioned engine only on an RBM large enough for it to beat the serial
+// dense engine, and the serial dense engine below that. --engine parallel
+// always runs it.
+func ParallelFor(m *model.Model, engine string, engineThreads int) bool {
+	if m.RBM == nil || !Parallel(true, engine, engineThreads) {
+		return false
+	}
+	return engine == "parallel" || parallelsaw.Pays(m.RBM.V, m.RBM.H, engineThreads)
+}
+
 func newEngine(m *model.Model, sc Config, init []int8) (saw.Engine, error) {
 	kind := sc.Engine
 	if kind == "" {
@@ -72,7 +84,7 @@ func newEngine(m *model.Model, sc Config, init []int8) (saw.Engine, error) {
 	if m.RBM != nil {
 		switch kind {
 		case "auto", "dense", "parallel":
-			if !Parallel(true, kind, sc.EngineThreads) {
+			if !ParallelFor(m, kind, sc.EngineThreads) {
 				return dense.New(m.RBM, init), nil
 			}
 			p := sc.EngineThreads

@@ -21,6 +21,9 @@
 # Cross-check: if ../shared/tools/ess_reference.py (or $ESS_REFERENCE) exists,
 # its bulk ESS and bulk R-hat of the same energy.csv files are added to the
 # table; otherwise it is skipped with a note.
+#
+# SARDONICS_BIN=PATH runs that binary instead of building one (a machine
+# without Go).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -51,9 +54,13 @@ fi
 ref=${ESS_REFERENCE:-../shared/tools/ess_reference.py}
 helper=scripts/equal_cpu.py
 mkdir -p "$out"
-bin="$out/.sardonics"
-go build -o "$bin" .
-trap 'rm -f "$bin"' EXIT
+if [ -n "${SARDONICS_BIN:-}" ]; then
+  bin=$(cd "$(dirname "$SARDONICS_BIN")" && pwd)/$(basename "$SARDONICS_BIN")
+else
+  bin="$out/.sardonics"
+  go build -o "$bin" .
+  trap 'rm -f "$bin"' EXIT
+fi
 
 log() { echo "equal-cpu: $*" >&2; }
 

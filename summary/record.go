@@ -49,6 +49,10 @@ type TrialRecord struct {
 	// Replica is the ladder, swap acceptance and round trips of a
 	// replica-exchange trial.
 	Replica *replica.Report `json:"replica,omitempty"`
+	// Cycles is the cycle a single hybrid chain's tuner chose during the
+	// burn-in, with what it measured (replica.TuneChain; inside replica
+	// exchange it is Replica.Cycles instead).
+	Cycles *replica.CycleTuning `json:"cycles,omitempty"`
 	// Overlap is the spin overlap q after each step (replica exchange with
 	// two sets), written to overlap.csv.
 	Overlap []float64 `json:"-"`

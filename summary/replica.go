@@ -64,6 +64,11 @@ type ReplicaSummary struct {
 	Binder *float64 `json:"binder,omitempty"`
 	// Q2 is <q^2> over the same steps.
 	Q2 *float64 `json:"q2_mean,omitempty"`
+	// RungsNeeded is the most rungs any trial's ladder said its range
+	// needs for swap acceptance 0.23 (replica.Report.RungsNeeded; 0: not
+	// known), RungsNeededFrom what it was estimated from.
+	RungsNeeded     int    `json:"rungs_needed,omitempty"`
+	RungsNeededFrom string `json:"rungs_needed_from,omitempty"`
 }
 
 // summarizeReplica summarizes the replica records of a sampler's trials
@@ -94,6 +99,14 @@ func summarizeReplica(recs []*TrialRecord, burn int) *ReplicaSummary {
 		}
 	}
 	s.RoundTripsPerTrial = trips / float64(len(recs))
+	for _, r := range recs {
+		if r.Replica != nil && r.Replica.RungsNeeded > s.RungsNeeded {
+			s.RungsNeeded, s.RungsNeededFrom = r.Replica.RungsNeeded, "the swap acceptance"
+			if r.Replica.EnergySD != nil {
+				s.RungsNeededFrom = "the energy variance"
+			}
+		}
+	}
 	var m2, m4 float64
 	var n int
 	for _, r := range recs {

@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -310,6 +311,10 @@ func Warnings(results []*Result) []string {
 				r.Sampler, *r.Rhat, MaxRhat, what, remedy))
 		case r.Rhat == nil:
 			out = append(out, fmt.Sprintf("sampler %s: split-R-hat cannot be estimated (%s); run %s", r.Sampler, r.RhatNote, more))
+		}
+		if rp := r.Replica; rp != nil && rp.RoundTripsPerTrial < 1 && rp.RungsNeeded > rp.Rungs {
+			out = append(out, fmt.Sprintf("sampler %s: %.3g round trips per trial: %d replicas do not connect the ladder; %s says this range of temperatures needs about %d for swap acceptance 0.23 between neighbours (--replicas %d --ladder variance), or a higher --beta-min",
+				r.Sampler, rp.RoundTripsPerTrial, rp.Rungs, rp.RungsNeededFrom, rp.RungsNeeded, rp.RungsNeeded))
 		}
 		if r.Trials > 0 && !(r.ESS >= MinESSPerTrial*float64(r.Trials)) {
 			ess := "n/a (" + r.ESSNote + ")"
@@ -847,30 +852,38 @@ func ReadTrial(td string) (*TrialRecord, error) {
 // writeColumn writes a CSV of a header "INDEX,NAME" and one row per value,
 // numbered from 1, the values in Go's shortest round-trip form.
 func writeColumn(path, header string, x []float64) error {
-	var b bytes.Buffer
-	b.WriteString(header)
-	b.WriteByte('\n')
-	for i, v := range x {
-		b.WriteString(strconv.Itoa(i + 1))
-		b.WriteByte(',')
-		b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
-		b.WriteByte('\n')
-	}
-	return model.WriteFileMkdir(path, b.Bytes())
+	return writeRows(path, header, len(x), func(b []byte, i int) []byte {
+		return strconv.AppendFloat(b, x[i], 'g', -1, 64)
+	})
 }
 
 // writeIntColumn is writeColumn for integers.
 func writeIntColumn(path, header string, x []int32) error {
-	var b bytes.Buffer
-	b.WriteString(header)
-	b.WriteByte('\n')
-	for i, v := range x {
-		b.WriteString(strconv.Itoa(i + 1))
-		b.WriteByte(',')
-		b.WriteString(strconv.Itoa(int(v)))
-		b.WriteByte('\n')
-	}
-	return model.WriteFileMkdir(path, b.Bytes())
+	return writeRows(path, header, len(x), func(b []byte, i int) []byte {
+		return strconv.AppendInt(b, int64(x[i]), 10)
+	})
+}
+
+// writeRows streams a CSV of header and n rows "i+1,VALUE", VALUE appended
+// by value, without holding the file in memory (a trace of 10^6 values
+// would take about 20 MB as text).
+func writeRows(path, header string, n int, value func(b []byte, i int) []byte) error {
+	return model.WriteStreamMkdir(path, func(w *bufio.Writer) error {
+		b := append(make([]byte, 0, 64), header...)
+		b = append(b, '\n')
+		for i := range n {
+			b = strconv.AppendInt(b, int64(i+1), 10)
+			b = append(b, ',')
+			b = value(b, i)
+			b = append(b, '\n')
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
+		_, err := w.Write(b)
+		return err
+	})
 }
 
 // readIntColumn reads what writeIntColumn wrote.
