@@ -228,3 +228,34 @@ func TestBudgetReport(t *testing.T) {
 		t.Errorf("report of a budget run and a run of --steps: %v", err)
 	}
 }
+
+// TestBudgetHybridTunes: a single hybrid chain chooses its cycle at half
+// its burn-in; in a budget run that is after the steps of the first half
+// of the burn-in's share of CPU, and the burn-in twice those steps, so
+// that --steps and --burn of its record repeat it bit for bit, the
+// choice and what every candidate did included.
+func TestBudgetHybridTunes(t *testing.T) {
+	dir := t.TempDir()
+	a, c := filepath.Join(dir, "a"), filepath.Join(dir, "c")
+	base := []string{"sample", "--model", "frustrated2d:L=12,seed=2", "--T", "1", "--sampler", "hybrid", "--tune-cycles", "0.05",
+		"--trials", "1", "--seed", "4", "--quiet", "--no-figures"}
+	if _, stderr, err := run(t, append(base, "--budget", "1s", "--out", a)...); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	r := readSummary(t, a).Results[0]
+	checkTrialCPU(t, r)
+	b := r.Budget
+	st := readStats(t, a, "hybrid", 0)
+	if b.TrialBurnIn[0]%2 != 0 || st.Cycles == nil {
+		t.Fatalf("budget %+v, cycles %+v: want an even burn-in and a chosen cycle", b, st.Cycles)
+	}
+	if _, stderr, err := run(t, append(base, "--steps", fmt.Sprint(b.TrialSteps[0]), "--burn", fmt.Sprint(b.TrialBurnIn[0]), "--out", c)...); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	sameFiles(t, summary.TrialDir(a, "hybrid", 0), summary.TrialDir(c, "hybrid", 0), "energy.csv", "magnetization.csv")
+	x, _ := json.Marshal(st.Cycles.Rungs) // what each candidate did, and the choice (its CPU times are measured)
+	y, _ := json.Marshal(readStats(t, c, "hybrid", 0).Cycles.Rungs)
+	if !bytes.Equal(x, y) {
+		t.Errorf("cycles of the budget run:\n%s\nof its --steps repetition:\n%s", x, y)
+	}
+}

@@ -354,8 +354,9 @@ trial's CPU is its own thread's, its replica workers' and engine sections'
 included; it reads that clock about every millisecond of CPU and stops at
 the first reading past its share. Its burn-in is the steps it made in the
 first --burn-fraction F of its CPU (default 0.2, as --burn's steps/5;
---burn is refused); with --ladder adaptive the ladder moves during the
-steps of the first F/2 and the burn-in is twice those. Trials so make
+--burn is refused); where half the burn-in matters (an adaptive ladder
+moves until then, a single hybrid chain chooses its cycle then), half is
+the steps of the first F/2 and the burn-in twice those. Trials so make
 different numbers of steps: the means pool every kept draw of every trial,
 the ESS and R-hat (and so the errors) the last n kept draws of each, n the
 shortest trial's. The table's steps, flips/step and sweeps (flips / N, all

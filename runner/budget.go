@@ -91,6 +91,11 @@ func (t *trial) clock() (bool, error) {
 		if err := t.reschedule(); err != nil {
 			return false, err
 		}
+		// A run of --steps tunes right after the step that reaches half
+		// its burn-in: so here, after step n, not after the next.
+		if err := t.tuneCycles(); err != nil {
+			return false, err
+		}
 	}
 	next := b // the CPU of the next event
 	switch {
