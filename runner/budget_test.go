@@ -90,7 +90,7 @@ func TestBudgetETA(t *testing.T) {
 	}
 	var b bytes.Buffer
 	progressLine(&b, false, p, 80e9)
-	if want := "progress: 7.0/80 s of thread CPU (8.8%), 0 steps, ETA 55s\n"; b.String() != want {
+	if want := "progress: 7.0/80 s of thread CPU (8.8%), 0 steps, ETA 55s for all trials\n"; b.String() != want {
 		t.Errorf("progress line %q, want %q", b.String(), want)
 	}
 	// A resumed trial's restored CPU says nothing of its rate: 1 s of

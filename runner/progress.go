@@ -323,7 +323,7 @@ func startProgress(cfg *Config, p *progress, total int64) func() {
 // progressLine draws the bar or writes the plain line: steps done, the
 // overall rate, and the ETA of the running sampler (see eta); in a budget
 // run, the thread CPU spent of the run's total, the steps, and the ETA of
-// the whole run.
+// all its trials (the summary that follows is not in it).
 func progressLine(w io.Writer, tty bool, p *progress, total int64) {
 	d := p.done.Load()
 	el := time.Since(p.start).Seconds()
@@ -344,7 +344,7 @@ func progressLine(w io.Writer, tty bool, p *progress, total int64) {
 			n := min(width, int(frac*width))
 			fmt.Fprintf(w, "\r[%s%s] %5.1f%% of %.4g CPU s, %d steps, ETA %s\033[K", strings.Repeat("=", n), strings.Repeat(" ", width-n), 100*frac, float64(total)/1e9, p.steps.Load(), eta)
 		} else {
-			fmt.Fprintf(w, "progress: %.1f/%.4g s of thread CPU (%.1f%%), %d steps, ETA %s\n", float64(d)/1e9, float64(total)/1e9, 100*frac, p.steps.Load(), eta)
+			fmt.Fprintf(w, "progress: %.1f/%.4g s of thread CPU (%.1f%%), %d steps, ETA %s for all trials\n", float64(d)/1e9, float64(total)/1e9, 100*frac, p.steps.Load(), eta)
 		}
 		return
 	}
