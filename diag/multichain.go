@@ -85,7 +85,22 @@ type Diagnostics struct {
 // Diagnose computes the bulk and tail ESS and the rank-normalized split
 // R-hat of chains (one slice of draws per chain) as Stan does; see the
 // comment at the top of this file. It does not modify chains.
-func Diagnose(chains [][]float64) Diagnostics {
+func Diagnose(chains [][]float64) Diagnostics { return diagnose(chains, true, true) }
+
+// DiagnoseBulk is Diagnose without the tail ESS (TailESS is NaN with a
+// note), for summaries that report only the bulk ESS and R-hat: it skips
+// two of Diagnose's three autocovariance transforms. The values it does
+// compute are Diagnose's, bit for bit.
+func DiagnoseBulk(chains [][]float64) Diagnostics { return diagnose(chains, false, true) }
+
+// BulkOnly is the bulk ESS alone (Diagnose's, bit for bit), without R-hat's
+// folded ranks and the tail ESS.
+func BulkOnly(chains [][]float64) Diagnostics { return diagnose(chains, false, false) }
+
+// NoteTailSkipped is TailNote when the tail ESS was not asked for.
+const NoteTailSkipped = "tail ESS not computed (DiagnoseBulk)"
+
+func diagnose(chains [][]float64, withTail, withRhat bool) Diagnostics {
 	d := Diagnostics{Chains: len(chains)}
 	nan := math.NaN()
 	d.BulkESS, d.TailESS, d.Rhat, d.BulkRhat, d.TailRhat = nan, nan, nan, nan, nan
@@ -141,6 +156,10 @@ func Diagnose(chains [][]float64) Diagnostics {
 	rankNormal(split, order, z)
 	d.BulkESS = essBasic(z, m, h, sc)
 	d.BulkRhat = rhat(z, m, h)
+	if !withRhat {
+		d.TailNote, d.RhatNote = NoteTailSkipped, "R-hat not computed (BulkOnly)"
+		return d
+	}
 
 	// Tail R-hat on the draws folded about their median (of all n draws
 	// of each chain, the middle one of an odd n included).
@@ -165,7 +184,11 @@ func Diagnose(chains [][]float64) Diagnostics {
 	// Tail ESS: indicators of the 5% and 95% quantiles.
 	d.TailESS = math.Inf(1)
 	ind := fs // fs is no longer needed
-	for _, p := range []float64{0.05, 0.95} {
+	quantiles := []float64{0.05, 0.95}
+	if !withTail {
+		d.TailESS, d.TailNote, quantiles = nan, NoteTailSkipped, nil
+	}
+	for _, p := range quantiles {
 		q := quantile7(sorted, p)
 		for i, v := range split {
 			ind[i] = 0

@@ -281,3 +281,33 @@ func TestFoldOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestDiagnoseBulkIsDiagnose: the lighter diagnostics compute what they
+// report exactly as Diagnose does, and say what they skipped.
+func TestDiagnoseBulkIsDiagnose(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, m := range []int{1, 3} {
+		chains := make([][]float64, m)
+		for k := range chains {
+			x, v := make([]float64, 1001+k), 0.0
+			for i := range x {
+				v = 0.9*v + r.NormFloat64()
+				x[i] = v
+			}
+			chains[k] = x
+		}
+		full, bulk, only := Diagnose(chains), DiagnoseBulk(chains), BulkOnly(chains)
+		if bulk.BulkESS != full.BulkESS || bulk.Rhat != full.Rhat || bulk.BulkRhat != full.BulkRhat || bulk.TailRhat != full.TailRhat {
+			t.Errorf("m=%d: DiagnoseBulk %+v differs from Diagnose %+v", m, bulk, full)
+		}
+		if only.BulkESS != full.BulkESS || only.BulkRhat != full.BulkRhat {
+			t.Errorf("m=%d: BulkOnly %+v differs from Diagnose %+v", m, only, full)
+		}
+		if !math.IsNaN(bulk.TailESS) || bulk.TailNote != NoteTailSkipped || !math.IsNaN(only.Rhat) || only.RhatNote == "" {
+			t.Errorf("m=%d: skipped values not marked: %+v / %+v", m, bulk, only)
+		}
+		if math.IsNaN(full.TailESS) {
+			t.Errorf("m=%d: Diagnose skipped its tail ESS", m)
+		}
+	}
+}

@@ -186,7 +186,7 @@ func meanEstimate(kept [][]float64) Estimate {
 	case !isFinite(e.Mean):
 		e.MeanNote = "non-finite draws"
 	}
-	d := diag.Diagnose(kept)
+	d := diag.DiagnoseBulk(kept) // the tail ESS is not reported
 	e.ESS, e.ESSNote = d.BulkESS, d.BulkNote
 	e.Rhat, e.RhatNote = d.Rhat, d.RhatNote
 	e.Stderr = pooledSD(kept) / math.Sqrt(e.ESS)

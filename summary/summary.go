@@ -487,7 +487,7 @@ func trendZ(x []float64) float64 {
 	se2 := 0.0
 	for _, part := range [][]float64{a, b} {
 		r := detrended(part)
-		ess := diag.Diagnose([][]float64{r}).BulkESS
+		ess := diag.BulkOnly([][]float64{r}).BulkESS
 		se2 += sampleVariance(part) / ess
 	}
 	z := (pooledMean([][]float64{b}) - pooledMean([][]float64{a})) / math.Sqrt(se2)
