@@ -638,9 +638,10 @@ func runAndWrite(ctx context.Context, sig func() os.Signal, cfg *runner.Config, 
 	var sum *summary.Summary
 	var results []*summary.Result
 	if cfg.Progress != nil {
-		// The ETA of the progress lines is the trials'; the diagnostics of
-		// long traces take a while more (of order a minute per 10^7 steps
-		// on a 2-core VM), which should not look like a hang.
+		// The diagnostics of long traces take a while (of order a minute
+		// per 10^7 steps on a 2-core VM): the progress lines' ETA counts
+		// them, and this line says they have begun, so that they do not
+		// look like a hang.
 		steps, trials := 0, 0
 		for _, rs := range recs {
 			for _, r := range rs {

@@ -137,3 +137,59 @@ func TestWorkerCPUExcludesThreadHistory(t *testing.T) {
 		t.Errorf("the workers' CPU after one step of 8 replicas of 64 spins: %.4g s", w)
 	}
 }
+
+// TestSummaryETA: the ETA adds the summary's estimate, from the steps each
+// sampler made or will make: a sampler that ran, and the running one's
+// steps extrapolated from its CPU so far (budget), or all samplers' known
+// steps (a run of --steps). The estimator here is 1 s per 1000 steps.
+func TestSummaryETA(t *testing.T) {
+	perK := func(steps int64) time.Duration { return time.Duration(steps) * time.Millisecond }
+
+	p := newProgress(1)
+	p.budget, p.summary = true, perK
+	p.startSampler("a", 1, 2, 10e9) // 2 trials of 10 s
+	p.begin(0, "a", 0)
+	p.report(0, 3000)
+	p.reportCPU(0, 10)
+	p.end(0)
+	p.begin(0, "a", 1)
+	p.report(0, 3000)
+	p.reportCPU(0, 10)
+	p.end(0)
+	p.startSampler("b", 0, 2, 10e9) // a made 6000 steps: 6 s
+	p.begin(0, "b", 0)
+	p.slots[0].begun.Store(p.now() - 5e9)
+	p.report(0, 500)
+	p.reportCPU(0, 5) // 500 steps in 5 of 20 s: 2000 steps, 2 s
+	if d, ok := p.summaryETA(); !ok || math.Abs(d.Seconds()-8) > 1e-6 {
+		t.Errorf("budget summary ETA = %v, %v; want 8s", d, ok)
+	}
+	var b bytes.Buffer
+	progressLine(&b, false, p, 40e9)
+	// trials: 15 s of CPU left at 1 s of wall per CPU second.
+	if want := "ETA 23s (trials 15s, then about 8s to summarize)\n"; !strings.HasSuffix(b.String(), want) {
+		t.Errorf("progress line %q, want the suffix %q", b.String(), want)
+	}
+
+	q := newProgress(1)
+	q.summary = perK
+	q.startSampler("a", 1, 2, 1000)
+	q.startSampler("b", 0, 2, 1000) // a: 2000 steps, b: 2000
+	if d, ok := q.summaryETA(); !ok || d != 4*time.Second {
+		t.Errorf("steps summary ETA = %v, %v; want 4s", d, ok)
+	}
+	q.summary = nil
+	if _, ok := q.summaryETA(); ok {
+		t.Error("a summary ETA without an estimator")
+	}
+}
+
+// TestSummaryCostScales: the calibrated estimate is positive and grows as
+// D log D.
+func TestSummaryCostScales(t *testing.T) {
+	var c summaryCost
+	a, b := c.estimate(1<<16), c.estimate(1<<20)
+	if !(a > 0) || math.Abs(float64(b)/float64(a)-16*20.0/16) > 1e-6 {
+		t.Errorf("estimates %v (2^16 steps), %v (2^20): want positive, ratio 20", a, b)
+	}
+}

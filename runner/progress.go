@@ -43,6 +43,12 @@ type progress struct {
 	steps  atomic.Int64 // steps finished, in a budget run
 	slots  []slot
 	cur    atomic.Pointer[phase] // the sampler running
+	// summary, when set, estimates the time of the summary after the
+	// trials (see summaryCost); finished is its estimate (ns) for the
+	// samplers that ran before the current one (a budget run's steps are
+	// known only once they ran).
+	summary  func(steps int64) time.Duration
+	finished atomic.Int64
 }
 
 // phase is one sampler's share of the run (samplers run one after
@@ -56,12 +62,43 @@ type phase struct {
 	start         int64 // ns since the run's start
 	begun         atomic.Int64
 	loaded        atomic.Int64
+	steps0, done0 int64 // the run's steps and done when it started (budget runs)
 }
 
 // startSampler begins the phase of sampler name (later: samplers after
 // it), trials of per steps (CPU ns in a budget run) each.
 func (p *progress) startSampler(name string, later, trials int, per int64) {
-	p.cur.Store(&phase{name: name, later: later, trials: int64(trials), steps: per, start: p.now()})
+	if prev := p.cur.Load(); prev != nil && p.summary != nil {
+		d := prev.trials * prev.steps
+		if p.budget {
+			d = p.steps.Load() - prev.steps0
+		}
+		p.finished.Add(int64(p.summary(d)))
+	}
+	p.cur.Store(&phase{name: name, later: later, trials: int64(trials), steps: per, start: p.now(),
+		steps0: p.steps.Load(), done0: p.done.Load()})
+}
+
+// summaryETA estimates the summary after the trials (0, false without an
+// estimator): the samplers that ran, the running one (in a budget run its
+// steps extrapolated from its CPU so far) and, in a run of --steps, the
+// samplers still to run; a budget run's later samplers are not in it
+// (their steps are unknown until they run).
+func (p *progress) summaryETA() (time.Duration, bool) {
+	ph := p.cur.Load()
+	if p.summary == nil || ph == nil {
+		return 0, false
+	}
+	d := time.Duration(p.finished.Load())
+	if !p.budget {
+		return d + time.Duration(1+ph.later)*p.summary(ph.trials*ph.steps), true
+	}
+	spent := p.done.Load() - ph.done0
+	if spent <= 0 {
+		return 0, false
+	}
+	steps := float64(p.steps.Load()-ph.steps0) * float64(ph.trials*ph.steps) / float64(spent)
+	return d + p.summary(int64(steps)), true
 }
 
 // eta estimates the time left of the running sampler from the measured
@@ -323,15 +360,19 @@ func startProgress(cfg *Config, p *progress, total int64) func() {
 // progressLine draws the bar or writes the plain line: steps done, the
 // overall rate, and the ETA of the running sampler (see eta); in a budget
 // run, the thread CPU spent of the run's total, the steps, and the ETA of
-// all its trials (the summary that follows is not in it).
+// all its trials; with an estimator (summaryETA) the ETA adds the summary.
 func progressLine(w io.Writer, tty bool, p *progress, total int64) {
 	d := p.done.Load()
 	el := time.Since(p.start).Seconds()
 	rate := float64(d) / el
-	eta := "?"
+	eta, forAll := "?", " for all trials"
 	if left, name, later, ok := p.eta(); name != "" {
 		if ok {
 			eta = roughly(left).String()
+			if s, ok := p.summaryETA(); ok && later == 0 {
+				eta = fmt.Sprintf("%s (trials %s, then about %s to summarize)", roughly(left+s), roughly(left), roughly(s))
+				forAll = ""
+			}
 		}
 		if later > 0 {
 			eta += fmt.Sprintf(" for %s, then %s not yet timed", name, plural(later, "sampler"))
@@ -344,7 +385,7 @@ func progressLine(w io.Writer, tty bool, p *progress, total int64) {
 			n := min(width, int(frac*width))
 			fmt.Fprintf(w, "\r[%s%s] %5.1f%% of %.4g CPU s, %d steps, ETA %s\033[K", strings.Repeat("=", n), strings.Repeat(" ", width-n), 100*frac, float64(total)/1e9, p.steps.Load(), eta)
 		} else {
-			fmt.Fprintf(w, "progress: %.1f/%.4g s of thread CPU (%.1f%%), %d steps, ETA %s for all trials\n", float64(d)/1e9, float64(total)/1e9, 100*frac, p.steps.Load(), eta)
+			fmt.Fprintf(w, "progress: %.1f/%.4g s of thread CPU (%.1f%%), %d steps, ETA %s%s\n", float64(d)/1e9, float64(total)/1e9, 100*frac, p.steps.Load(), eta, forAll)
 		}
 		return
 	}

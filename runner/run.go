@@ -526,6 +526,10 @@ func Run(cfg *Config) (map[string][]*summary.TrialRecord, map[string]float64, er
 	workers := min(threads, cfg.Trials)
 	prog := newProgress(workers)
 	prog.budget = cfg.budget()
+	if cfg.Progress != nil {
+		var sc summaryCost
+		prog.summary = sc.estimate
+	}
 	stop := startProgress(cfg, prog, total)
 	defer stop()
 	for si, name := range cfg.Samplers {
