@@ -509,6 +509,7 @@ example).`,
 						if expect, err = budgetSize(cfg, *out); err != nil {
 							return err
 						}
+						cfg.ExpectedSteps = expect
 					} else if err := checkSize(cfg, *out); err != nil {
 						return err
 					}

@@ -170,6 +170,13 @@ func TestSummaryETA(t *testing.T) {
 	if want := "ETA 23s (trials 15s, then about 8s to summarize)\n"; !strings.HasSuffix(b.String(), want) {
 		t.Errorf("progress line %q, want the suffix %q", b.String(), want)
 	}
+	// A sampler still to run counts with the pilot's steps per trial:
+	// 2 trials x 1500 steps, 3 s more.
+	p.expected = []int{1000, 1500}
+	p.cur.Load().later = 1
+	if d, ok := p.summaryETA(); !ok || math.Abs(d.Seconds()-11) > 1e-6 {
+		t.Errorf("budget summary ETA with a later sampler = %v, %v; want 11s", d, ok)
+	}
 
 	q := newProgress(1)
 	q.summary = perK

@@ -49,6 +49,7 @@ type progress struct {
 	// known only once they ran).
 	summary  func(steps int64) time.Duration
 	finished atomic.Int64
+	expected []int // a budget run's estimated steps per trial, by sampler (Config.ExpectedSteps)
 }
 
 // phase is one sampler's share of the run (samplers run one after
@@ -81,9 +82,8 @@ func (p *progress) startSampler(name string, later, trials int, per int64) {
 
 // summaryETA estimates the summary after the trials (0, false without an
 // estimator): the samplers that ran, the running one (in a budget run its
-// steps extrapolated from its CPU so far) and, in a run of --steps, the
-// samplers still to run; a budget run's later samplers are not in it
-// (their steps are unknown until they run).
+// steps extrapolated from its CPU so far) and the samplers still to run
+// (in a budget run from the pilot's estimate, p.expected, when known).
 func (p *progress) summaryETA() (time.Duration, bool) {
 	ph := p.cur.Load()
 	if p.summary == nil || ph == nil {
@@ -98,7 +98,11 @@ func (p *progress) summaryETA() (time.Duration, bool) {
 		return 0, false
 	}
 	steps := float64(p.steps.Load()-ph.steps0) * float64(ph.trials*ph.steps) / float64(spent)
-	return d + p.summary(int64(steps)), true
+	d += p.summary(int64(steps))
+	for i := max(0, len(p.expected)-ph.later); i < len(p.expected); i++ {
+		d += p.summary(ph.trials * int64(p.expected[i]))
+	}
+	return d, true
 }
 
 // eta estimates the time left of the running sampler from the measured

@@ -57,9 +57,13 @@ type Config struct {
 	// Init is the starting state (+-1) of every trial (one row) or of
 	// each trial (row t - TrialOffset for trial t); nil: random
 	// (InitialState).
-	Init        [][]int8
-	Progress    io.Writer // nil: silent
-	ProgressTTY bool      // Progress is a terminal: draw a bar
+	Init     [][]int8
+	Progress io.Writer // nil: silent
+	// ExpectedSteps is a --budget run's estimate of each sampler's steps
+	// per trial (the pilot's, by sampler), for the ETA's summary of the
+	// samplers still to run; nil: unknown (they are left out).
+	ExpectedSteps []int
+	ProgressTTY   bool // Progress is a terminal: draw a bar
 	// Warnings receives the warning that a trial has stalled (see
 	// StallAfter), also when Progress is nil; nil: none.
 	Warnings io.Writer
@@ -529,6 +533,9 @@ func Run(cfg *Config) (map[string][]*summary.TrialRecord, map[string]float64, er
 	if cfg.Progress != nil {
 		var sc summaryCost
 		prog.summary = sc.estimate
+		if len(cfg.ExpectedSteps) == len(cfg.Samplers) {
+			prog.expected = cfg.ExpectedSteps
+		}
 	}
 	stop := startProgress(cfg, prog, total)
 	defer stop()
