@@ -100,12 +100,18 @@ func merge(out string, dirs []string, env *Env, figures bool) error {
 	if err != nil {
 		return err
 	}
+	printSummary(env, results, sum.Warnings, out)
+	return nil
+}
+
+// printSummary prints the tables of a run's summary, its warnings on
+// stderr and where summary.json is (sample and report).
+func printSummary(env *Env, results []*summary.Result, warnings []string, dir string) {
 	fmt.Fprint(env.Stdout, summary.Table(results))
 	fmt.Fprint(env.Stdout, "\n"+summary.ObservablesTable(results))
 	fmt.Fprint(env.Stdout, summary.BudgetNote(results))
-	for _, w := range sum.Warnings {
+	for _, w := range warnings {
 		fmt.Fprintf(env.Stderr, "sardonics: warning: %s\n", w)
 	}
-	fmt.Fprintf(env.Stdout, "wrote %s\n", filepath.Join(out, "summary.json"))
-	return nil
+	fmt.Fprintf(env.Stdout, "wrote %s\n", filepath.Join(dir, "summary.json"))
 }

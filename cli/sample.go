@@ -668,12 +668,6 @@ func runAndWrite(ctx context.Context, sig func() os.Signal, cfg *runner.Config, 
 		return err
 	}
 	os.RemoveAll(filepath.Join(dir, "checkpoint"))
-	fmt.Fprint(env.Stdout, summary.Table(results))
-	fmt.Fprint(env.Stdout, "\n"+summary.ObservablesTable(results))
-	fmt.Fprint(env.Stdout, summary.BudgetNote(results))
-	for _, w := range sum.Warnings {
-		fmt.Fprintf(env.Stderr, "sardonics: warning: %s\n", w)
-	}
-	fmt.Fprintf(env.Stdout, "wrote %s\n", filepath.Join(dir, "summary.json"))
+	printSummary(env, results, sum.Warnings, dir)
 	return nil
 }
