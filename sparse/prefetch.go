@@ -1,7 +1,6 @@
 package sparse
 
 import (
-	"math/bits"
 	"unsafe"
 )
 
@@ -96,16 +95,6 @@ func prefetched(addr []uintptr) []uintptr {
 
 // guess is pick without the fresh draws (0 where pick would take them).
 func guess(u, n uint64) uint64 {
-	s := uint(bits.Len64(n - 1))
-	if s == 0 {
-		return 0
-	}
-	mask := uint64(1)<<s - 1
-	for f := 64 / s; f > 0; f-- {
-		if v := u & mask; v < n {
-			return v
-		}
-		u >>= s
-	}
-	return 0
+	v, _ := fields(u, n) // 0 when every field is rejected
+	return v
 }

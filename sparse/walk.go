@@ -93,18 +93,26 @@ func lastNonEmpty(cl []bclass) int {
 // with the rejection that makes that exact (Lemire 2019, "Fast random
 // integer generation in an interval", ACM TOMACS 29(1)).
 func pick(u, n uint64, r *rand.PCG) uint64 {
+	if v, ok := fields(u, n); ok {
+		return v
+	}
+	return pickFresh(n, r)
+}
+
+// fields is pick from u alone: false if every field is rejected.
+func fields(u, n uint64) (uint64, bool) {
 	s := uint(bits.Len64(n - 1))
 	if s == 0 {
-		return 0
+		return 0, true
 	}
 	mask := uint64(1)<<s - 1
 	for f := 64 / s; f > 0; f-- {
 		if v := u & mask; v < n {
-			return v
+			return v, true
 		}
 		u >>= s
 	}
-	return pickFresh(n, r)
+	return 0, false
 }
 
 // pickFresh is pick's last resort: a uniform integer in [0, n) from fresh
