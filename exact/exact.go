@@ -1,6 +1,7 @@
 package exact
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -369,7 +370,7 @@ func enumerateIsing(m *model.Ising, beta float64, stop *control) *Result {
 		for _, l := range merged {
 			levels = append(levels, l)
 		}
-		slices.SortFunc(levels, func(a, b level) int { return cmpFloat(a.e, b.e) })
+		slices.SortFunc(levels, func(a, b level) int { return cmp.Compare(a.e, b.e) })
 		fromLevels(res, levels, beta, quantum)
 		return res
 	}
@@ -378,16 +379,6 @@ func enumerateIsing(m *model.Ising, beta float64, stop *control) *Result {
 	}
 	perStatePass(res, m, beta, t, emin, emax, stop)
 	return res
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // levelGrid is the spacing of the grid on which enumerated energies are

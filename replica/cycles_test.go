@@ -2,6 +2,7 @@ package replica_test
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
@@ -463,7 +464,7 @@ func TestTunerPicksTheObviousCycle(t *testing.T) {
 				t.Errorf("seed %d: hot rung: %v within 3x of Metropolis", seed, res.Candidates[i+1])
 			}
 		}
-		best := slices.MaxFunc(cold.Tried, func(a, b replica.CycleTrial) int { return cmpF(a.ESSPerCPUSecond, b.ESSPerCPUSecond) })
+		best := slices.MaxFunc(cold.Tried, func(a, b replica.CycleTrial) int { return cmp.Compare(a.ESSPerCPUSecond, b.ESSPerCPUSecond) })
 		if cold.Cycle[1] == 0 || best.ESSPerCPUSecond < 5*cold.Tried[0].ESSPerCPUSecond {
 			t.Errorf("seed %d: cold rung got %v at %.0f per CPU-s, Metropolis %.0f (expected SARDONICS moves, 5x)", seed, cold.Cycle, best.ESSPerCPUSecond, cold.Tried[0].ESSPerCPUSecond)
 		}
@@ -535,16 +536,6 @@ func TestDropKeepsTheChoice(t *testing.T) {
 			}
 		}()
 	}
-}
-
-func cmpF(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // TestTuneCyclesRefuses: TuneCycles refuses to run while the ladder
