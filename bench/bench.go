@@ -31,6 +31,9 @@ type Line struct {
 	CPUSec float64 `json:"cpu_seconds"`
 	Note   string  `json:"note,omitempty"`
 	RatioC float64 `json:"ratio_c,omitempty"` // whole-trial lines: Value over the C yardstick's ns/update
+	// The scale group's lines: the process's peak resident set while the
+	// line ran, in bytes (0: not measured).
+	PeakRSS int64 `json:"peak_rss_bytes,omitempty"`
 }
 
 // Report is bench.json.
@@ -247,6 +250,13 @@ func Run(cfg Config) (*Report, error) {
 			return rep, err
 		} else if err != nil {
 			return nil, fmt.Errorf("parallel group: %w", err)
+		}
+	}
+	if cfg.Only == "" || contains("scale", cfg.Only) {
+		if err := scaleGroup(rep, cfg); errors.Is(err, runner.ErrInterrupted) || errors.Is(err, ErrStopped) {
+			return rep, ErrStopped
+		} else if err != nil {
+			return nil, fmt.Errorf("scale group: %w", err)
 		}
 	}
 	if cfg.Only == "" || contains("load", cfg.Only) {

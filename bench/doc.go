@@ -12,4 +12,13 @@
 // single-spin Metropolis sweep, in the same run, and reports each line's
 // ratio to the C ns per update on its 2D torus; without gcc the yardstick
 // is reported as n/a and the Go lines are measured all the same.
+//
+// The scale group prices the same whole trials at the sizes users run
+// (10^6 spins on frustrated2d:L=1000, 262,144 on spinglass3d:L=64, a
+// real-valued chimera of 259,200 qubits) beside the small model of each
+// engine, with the ratio and each line's peak RSS: the process's high-water
+// mark, reset (clear_refs) after freeing the earlier lines' memory, so it
+// includes the model, the chain and the Go runtime. Its trials have fixed
+// lengths (10^5 SARDONICS moves; 3.6 x 10^7 Metropolis updates) whatever
+// --budget is, so that building the chain weighs alike at every size.
 package bench

@@ -73,14 +73,25 @@ func trialSteps(ctx context.Context, m *model.Model, beta float64, name string, 
 	return min(max(steps, minTrialSteps), maxTrialSteps), nil
 }
 
-// measureTrial is the median ns per flip of trialRounds whole trials.
+// measureTrial is the median ns per flip of trialRounds whole trials,
+// sized to budget.
 func measureTrial(ctx context.Context, tl trialLine, m *model.Model, budget float64) (Line, error) {
-	sc := sawsampler.Config{Thetas: []saw.Theta{saw.DefaultTheta}, Engine: tl.engine}
+	sc := trialConfig(tl)
 	steps, err := trialSteps(ctx, m, tl.beta, tl.sampler, sc, budget)
 	if err != nil {
 		return Line{}, err
 	}
-	l := Line{Name: tl.name, Model: tl.spec, Beta: tl.beta, Unit: "ns/flip"}
+	return measureTrials(ctx, tl, m, sc, steps, "ns/flip")
+}
+
+func trialConfig(tl trialLine) sawsampler.Config {
+	return sawsampler.Config{Thetas: []saw.Theta{saw.DefaultTheta}, Engine: tl.engine}
+}
+
+// measureTrials is the median ns per flip of trialRounds whole trials of
+// steps steps; unit names a flip (a sweep's flips are its updates).
+func measureTrials(ctx context.Context, tl trialLine, m *model.Model, sc sawsampler.Config, steps int, unit string) (Line, error) {
+	l := Line{Name: tl.name, Model: tl.spec, Beta: tl.beta, Unit: unit}
 	var ns []float64
 	var flips int64
 	for range trialRounds {
@@ -98,8 +109,8 @@ func measureTrial(ctx context.Context, tl trialLine, m *model.Model, budget floa
 	}
 	slices.Sort(ns)
 	l.Value = ns[len(ns)/2]
-	l.Note = fmt.Sprintf("median of %d trials of %d steps (burn-in 0), %.1f flips/step, %.0f-%.0f ns/flip",
-		trialRounds, steps, float64(flips)/float64(l.Steps), ns[0], ns[len(ns)-1])
+	l.Note = fmt.Sprintf("median of %d trials of %d steps (burn-in 0), %.1f flips/step, %.0f-%.0f %s",
+		trialRounds, steps, float64(flips)/float64(l.Steps), ns[0], ns[len(ns)-1], unit)
 	return l, nil
 }
 

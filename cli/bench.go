@@ -31,7 +31,13 @@ flip, Metropolis and Gibbs per proposed update). The load group times
 loading sk:N=4096 back from a float64 .npy file (seconds, median of 3). The
 parallel group measures the wall speedup of the parallel engine at P = 2
 over the serial dense engine on RBMs of 784 x 500, 2048 x 2048 and 4096 x
-4096 and checks --engine auto's crossover against it.
+4096 and checks --engine auto's crossover against it. The scale group prices
+the same whole trials at the sizes users run beside each engine's small
+model, with the ratio and each line's peak RSS (bytes per spin): the bucket
+on frustrated2d:L=1000 (10^6 spins) and spinglass3d:L=64 against
+frustrated2d:L=60, the tree on chimera:M=180,N=180,T=4 against C(4,4,4),
+Metropolis on L=1000 against L=60 (fixed lengths: 10^5 SARDONICS moves,
+3.6 x 10^7 Metropolis updates, whatever --budget).
 Beside them it compiles bench/cref/metropolis.c with --cc (cached in the
 system's temporary folder), times that tight C Metropolis sweep in the same
 run and prints each line's ratio to its ns per update on ferro2d:L=60; with
@@ -39,7 +45,7 @@ no compiler it says "C yardstick: n/a (no gcc)" and measures the rest.
 
 --ess adds ESS per CPU-second of every sampler on frustrated2d:L=60 (T=1)
 and spinglass3d:L=9 (beta=1) from short runs. GROUP is one of gibbs,
-metropolis, sw, saw, rbm, parallel, load, trial, ess.`,
+metropolis, sw, saw, rbm, parallel, scale, load, trial, ess.`,
 		Flags: func(fs *flag.FlagSet, env *Env) func([]string) error {
 			out := fs.String("out", ".", "folder for bench.json")
 			budget := fs.Duration("budget", time.Second, "CPU time per measurement")
