@@ -34,7 +34,7 @@ type probe struct {
 	err               atomic.Pointer[error]
 	pause             func(hookPoint, int, uint64)
 	P                 int
-	sh                atomic.Pointer[shared] // once New returned
+	sh                atomic.Pointer[hub] // once New returned
 }
 
 func (pr *probe) fail(format string, a ...any) {
@@ -95,7 +95,7 @@ func probedRun(t *testing.T, m *model.RBM, P int, pr *probe, walks int) ([][]int
 	if err != nil {
 		t.Fatal(err)
 	}
-	pr.sh.Store(e.sh)
+	pr.sh.Store(&e.sh.hub)
 	paths, lfs, es := oversubscribedRun(e, walks)
 	e.Close()
 	if p := pr.err.Load(); p != nil {
@@ -190,7 +190,7 @@ func TestBrokenWaitCaught(t *testing.T) {
 			// machine whose CPUs are busy.
 			sh := pr.sh.Load()
 			for t0 := time.Now(); sh != nil && time.Since(t0) < 2*time.Millisecond; runtime.Gosched() {
-				if sh.secs[1].claim.seq.Load() == s && sh.secs[2].claim.seq.Load() == s {
+				if sh.slots[1].claim.seq.Load() == s && sh.slots[2].claim.seq.Load() == s {
 					break
 				}
 			}
