@@ -112,8 +112,9 @@ var (
 	_ saw.FastReverser = (*DenseEngine)(nil)
 )
 
-// brokenSums, set only by a test, leaves the last section out of the sums
-// that the walks record for the reverse scoring: the detailed-balance test
+// brokenSums, set only by a test, makes the walks record each section's
+// sums after the release instead of right after the flip (the two sums
+// a section reports) for the reverse scoring: the detailed-balance test
 // must catch it.
 var brokenSums = false
 
@@ -377,13 +378,9 @@ func (e *DenseEngine) prepare() {
 // zf): exact integers, equal to the serial engine's.
 func (e *DenseEngine) sums(zf bool) [2]uint64 {
 	var z [2]uint64
-	secs := e.sh.secs
-	if brokenSums && zf {
-		secs = secs[:len(secs)-1]
-	}
-	for _, sc := range secs {
+	for _, sc := range e.sh.secs {
 		x := &sc.out.z
-		if zf {
+		if zf && !brokenSums {
 			x = &sc.out.zf
 		}
 		z[0] += x[0]

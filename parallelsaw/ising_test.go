@@ -149,7 +149,7 @@ func TestDenseAligned(t *testing.T) {
 // TestDenseKernelDetailedBalance: the exact one-move transition matrix of
 // the engine (P = 2) is reversible (<= 1e-12) and stochastic, for real and
 // integer couplings and both weights and rules; the same check catches
-// sums recorded without the last section.
+// sums recorded after the release.
 func TestDenseKernelDetailedBalance(t *testing.T) {
 	theta, err := saw.ParseTheta("kl=1,ku=3,gl=0.9,gh=1.1,pll=0.5,phl=0.3,plh=0.2,n=1")
 	if err != nil {
