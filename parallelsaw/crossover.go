@@ -28,3 +28,17 @@ const MinFlipUnits = 4096
 // Pays reports whether P sections are expected to beat the serial dense
 // engine on a V x H RBM (the cost model above).
 func Pays(v, h, P int) bool { return P >= 2 && FlipUnits(v, h) >= MinFlipUnits }
+
+// MinDenseSpins is the crossover of `--engine auto` on dense models (SK
+// glasses, dense QUBOs): the partitioned DenseEngine runs, with P >= 2
+// sections, only on a model of at least MinDenseSpins spins. A flip
+// updates every spin's field and weight, so the cost model above holds
+// with N units per flip (a dense unit costs about a third of an RBM's:
+// int16 couplings, no float64 field), plus the coordinator's pick in the
+// owning section's table. See results/parallel-speedup and `sardonics
+// bench --only parallel`, which measures sk:N=8192.
+const MinDenseSpins = 4096
+
+// PaysDense reports whether P sections are expected to beat the serial
+// denseising engine on a dense model of n spins.
+func PaysDense(n, P int) bool { return P >= 2 && n >= MinDenseSpins }
