@@ -32,17 +32,25 @@ func NewQuant(d *model.Dense) *Quant {
 	n, S := d.N, Scale(d)
 	q := &Quant{N: n, S: S, Q: make([]int16, n*n), Hq: FixFields(d, S)}
 	for i := 0; i < n; i++ {
-		row := q.Q[i*n : (i+1)*n]
-		for j := range row {
-			row[j] = FixCoupling(d.At(i, j), S)
+		if d.J32 != nil {
+			FixRow(q.Q[i*n:(i+1)*n], d.J32[i*n:(i+1)*n], S)
+		} else {
+			FixRow(q.Q[i*n:(i+1)*n], d.J64[i*n:(i+1)*n], S)
 		}
 	}
 	return q
 }
 
-// FixCoupling is coupling x at scale S: round(2^S x), an int16 when S is
-// Scale's.
-func FixCoupling(x float64, S int) int16 { return int16(math.RoundToEven(math.Ldexp(x, S))) }
+// FixRow sets dst to the couplings of row at scale S: round(2^S x), an
+// int16 when S is Scale's. (x 2^S is exact, S being at least -1000, but
+// where it is below 2^-1022, which rounds to 0 either way.)
+func FixRow[R Row](dst []int16, row []R, S int) {
+	f := math.Ldexp(1, S)
+	dst = dst[:len(row)]
+	for j, x := range row {
+		dst[j] = int16(math.RoundToEven(float64(x) * f))
+	}
+}
 
 // FixFields is d's fields at scale S: Hq_i = round(2^S h_i).
 func FixFields(d *model.Dense, S int) []int32 {

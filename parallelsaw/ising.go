@@ -3,6 +3,7 @@ package parallelsaw
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -198,40 +199,41 @@ func (sc *dsection) build(sh *dshared) {
 	sc.q = make([]int16, N*n)
 	sc.qexp, sc.abs = make([]int32, N), make([]float64, N)
 	for l := 0; l < N; l++ {
-		dst := sc.q[l*n : (l+1)*n]
-		ex, ab := int32(math.MaxInt32), 0.0
+		dst, a, b := sc.q[l*n:(l+1)*n], l*N+sc.lo, l*N+sc.hi
 		if d.J32 != nil {
-			for j, x := range d.J32[l*N+sc.lo : l*N+sc.hi] {
-				dst[j] = denseising.FixCoupling(float64(x), sh.S)
-				ex, ab = min(ex, quantum(float64(x))), ab+math.Abs(float64(x))
-			}
+			denseising.FixRow(dst, d.J32[a:b], sh.S)
+			sc.qexp[l], sc.abs[l] = quanta(d.J32[a:b])
 		} else {
-			for j, x := range d.J64[l*N+sc.lo : l*N+sc.hi] {
-				dst[j] = denseising.FixCoupling(x, sh.S)
-				ex, ab = min(ex, quantum(x)), ab+math.Abs(x)
-			}
+			denseising.FixRow(dst, d.J64[a:b], sh.S)
+			sc.qexp[l], sc.abs[l] = quanta(d.J64[a:b])
 		}
-		sc.qexp[l], sc.abs[l] = ex, ab
 	}
 	sc.s, sc.F = make([]int8, n), make([]int32, n)
 	sc.t = denseising.NewTable(n)
 	sc.fields = make([]float64, n)
 }
 
-// quantum is the exponent of the largest power of 2 that divides x
-// (MaxInt32 for 0).
-func quantum(x float64) int32 {
-	if x == 0 {
-		return math.MaxInt32
+// quanta returns the exponent of the largest power of 2 that divides
+// every coupling of row (MaxInt32 for a row of zeros) and the sum of
+// their absolute values.
+func quanta[R denseising.Row](row []R) (int32, float64) {
+	ex, ab := int32(math.MaxInt32), 0.0
+	for _, x := range row {
+		y := float64(x) // exact
+		ab += math.Abs(y)
+		b := math.Float64bits(y) &^ (1 << 63)
+		if b == 0 {
+			continue
+		}
+		e, m := int32(b>>52), b&(1<<52-1)
+		if e == 0 {
+			e = 1 // subnormal: m 2^-1074
+		} else {
+			m |= 1 << 52
+		}
+		ex = min(ex, e-1075+int32(bits.TrailingZeros64(m)))
 	}
-	f, e := math.Frexp(x) // |f| in [0.5, 1): f 2^53 is an integer
-	m := uint64(math.Abs(f) * (1 << 53))
-	tz := 0
-	for m&1 == 0 {
-		m >>= 1
-		tz++
-	}
-	return int32(e - 53 + tz)
+	return ex, ab
 }
 
 // rowsExact decides, for each row, whether its dot with any spins is the
