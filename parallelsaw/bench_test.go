@@ -205,8 +205,7 @@ func BenchmarkSync(b *testing.B) {
 
 // BenchmarkDenseWalk reports wall and CPU ns per proposed flip of walks
 // of benchWalk flips on SK glasses (gamma about 1): the serial denseising
-// engine and the partitioned one at P = 1, 2. DENSE_N selects the sizes
-// (default 1000 and 8192).
+// engine and the partitioned one at P = 1, 2, 4.
 func BenchmarkDenseWalk(b *testing.B) {
 	b.Log(topology.Describe())
 	for _, n := range []int{1000, 8192} {
@@ -214,7 +213,7 @@ func BenchmarkDenseWalk(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, P := range []int{0, 1, 2} {
+		for _, P := range []int{0, 1, 2, 4} {
 			name := fmt.Sprintf("N=%d/P=%d", n, P)
 			if P == 0 {
 				name = fmt.Sprintf("N=%d/serial", n)
