@@ -231,7 +231,7 @@ func (s *sawFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.layout, "layout", "blocks", "walk layout: blocks (N walks at bias a, then N at b) or pairs")
 	fs.StringVar(&s.weight, "weight", "logistic", "pick weight: logistic (1/(1+exp(gamma dE))) or exp (exp(-gamma dE))")
 	fs.StringVar(&s.accept, "accept", "marginal", "acceptance rule: marginal (sums over move types) or joint")
-	fs.StringVar(&s.engine, "engine", "auto", "SAW engine: auto, tree, bucket or dense (Ising and QUBO models; auto picks dense for dense ones); auto, dense or parallel (RBMs)")
+	fs.StringVar(&s.engine, "engine", "auto", "SAW engine: auto, tree, bucket, dense or parallel (Ising and QUBO models; auto picks dense for dense ones, parallel their partitioned form); auto, dense or parallel (RBMs)")
 	fs.IntVar(&s.engineThreads, "engine-threads", 0, "sections of the parallel RBM engine (0: automatic, see help)")
 }
 
@@ -266,8 +266,8 @@ func (s *sawFlags) config(m *model.Model, stderr interface{ Write([]byte) (int, 
 	switch {
 	case s.engineThreads < 0:
 		return sc, usagef("--engine-threads %d (expected 0 or more; 0: automatic)", s.engineThreads)
-	case s.engineThreads > 0 && m.RBM == nil:
-		return sc, usagef("--engine-threads %d: only the parallel engine of RBMs has sections, and %s is a sparse model (its engines, tree and bucket, run on one thread); use --threads for trials at once", s.engineThreads, m.Spec)
+	case s.engineThreads > 0 && !sawsampler.HasSections(m, s.engine):
+		return sc, usagef("--engine-threads %d: only the parallel engines of RBMs and dense models have sections, and %s runs on a sparse engine (tree or bucket, one thread); use --threads for trials at once", s.engineThreads, m.Spec)
 	case s.engineThreads > 1 && (s.engine == "dense" || s.engine == "tree" || s.engine == "bucket"):
 		return sc, usagef("--engine-threads %d: --engine %s runs on one thread; give --engine parallel (or auto) for sections", s.engineThreads, s.engine)
 	}
@@ -310,8 +310,11 @@ CPUs this process may use): min(N, --trials) trials run side by side, and
 the threads left over step each trial's replicas in parallel or run its
 engine's sections; --resume DIR --threads N continues on another core count
 (the results do not depend on it).
-For RBMs the sardonics engine is serial unless --engine parallel or
---engine-threads P > 1; trials x engine threads never exceed the CPUs. With
+For RBMs and dense models (SK, dense QUBOs) the sardonics engine is serial
+unless --engine parallel or --engine-threads P > 1 (auto then takes the
+parallel engine only on models large enough for it to win: see
+parallelsaw.Pays and PaysDense); trials x engine threads never exceed the
+CPUs. With
 --engine parallel and no P, each trial gets CPUs / (trials at once) sections,
 at most 4. Each trial running at once owns P CPUs of the affinity mask: its
 coordinator is pinned to the first, its P - 1 workers to the others.

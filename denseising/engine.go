@@ -17,6 +17,10 @@ import (
 // exact and never need it.
 const RefreshEvery = 10000
 
+// Every is the number of flips between refreshes of the energy of an
+// engine of n spins.
+func Every(n int) int { return max(RefreshEvery, 64*n) }
+
 // Engine is the dense SARDONICS engine for any symmetric J (see the
 // package doc). The zero value is not usable; call New.
 type Engine struct {
@@ -25,7 +29,7 @@ type Engine struct {
 	q      *Quant
 	s      []int8
 	F      []int32 // fixed-point fields (exact)
-	t      *table  // pick weights (0 for a taken spin)
+	t      *Table  // pick weights (0 for a taken spin)
 	gamma  [2]float64
 	wf     saw.Weight
 	bias   *dense.Bias
@@ -34,7 +38,7 @@ type Engine struct {
 	stale  bool // weights and sums must be recomputed
 	since  int  // flips since the last refresh of the energy
 	every  int  // flips between refreshes
-	rec    record
+	rec    Record
 }
 
 var (
@@ -54,9 +58,9 @@ func New(d *model.Dense, init []int8) *Engine {
 		n: n, d: d, q: QuantOf(d),
 		s:     make([]int8, n),
 		F:     make([]int32, n),
-		t:     newTable(n),
+		t:     NewTable(n),
 		gamma: [2]float64{1, 1},
-		every: max(RefreshEvery, 64*n),
+		every: Every(n),
 	}
 	e.bias = e.biases.Get(e.q.S-1, 1, 1, saw.Logistic)
 	if init == nil {
@@ -151,8 +155,8 @@ func (e *Engine) prepare() {
 		e.refresh()
 	}
 	if e.stale {
-		weigh(useAVX2, e.bias, e.s, e.F, e.t.w, e.t.bs[0], e.t.bs[1])
-		e.t.total()
+		e.t.Weigh(e.bias, e.s, e.F)
+		e.t.Total()
 		e.stale = false
 	}
 }
@@ -179,15 +183,15 @@ func (e *Engine) flipWeighed(l int, walk []int32) {
 	n := e.n
 	var dot float64
 	if e.d.J32 != nil {
-		dot = update(useAVX2, e.bias, e.s, e.F, e.row(l), e.t.w, -2*int32(sl), e.t.bs[0], e.t.bs[1], e.d.J32[l*n:(l+1)*n])
+		dot = e.t.Update(e.bias, e.s, e.F, e.row(l), -2*int32(sl), e.d.J32[l*n:(l+1)*n])
 	} else {
-		update(useAVX2, e.bias, e.s, e.F, e.row(l), e.t.w, -2*int32(sl), e.t.bs[0], e.t.bs[1], nil)
+		e.t.Update(e.bias, e.s, e.F, e.row(l), -2*int32(sl), nil)
 		dot = Dot64(e.d.J64[l*n:(l+1)*n], e.s)
 	}
 	e.e += 2 * float64(sl) * (e.d.H[l] + dot)
 	e.since++
-	e.t.takeAll(walk)
-	e.t.total()
+	e.t.TakeAll(walk)
+	e.t.Total()
 }
 
 // flipFields flips spin l and updates the fixed-point fields only (the
@@ -201,15 +205,15 @@ func (e *Engine) flipFields(l int) {
 // release makes the spins of path available again with their weights.
 func (e *Engine) release(path []int32) {
 	for _, l := range path {
-		e.t.set(int(l), e.bias.Pairs[e.bias.Class(e.s[l], e.F[l])])
+		e.t.Set(int(l), e.bias.Pairs[e.bias.Class(e.s[l], e.F[l])])
 	}
 }
 
 // logPick adds log w_l - log Z at both biases to lf.
 func (e *Engine) logPick(lf *[2]float64, l int) {
 	c := e.bias.Class(e.s[l], e.F[l])
-	lf[0] += e.bias.Log[0][c] - math.Log(float64(e.t.z[0]))
-	lf[1] += e.bias.Log[1][c] - math.Log(float64(e.t.z[1]))
+	lf[0] += e.bias.Log[0][c] - math.Log(float64(e.t.Z[0]))
+	lf[1] += e.bias.Log[1][c] - math.Log(float64(e.t.Z[1]))
 }
 
 // Walk draws a SAW of length k at bias index b (see saw.Engine).
@@ -219,16 +223,16 @@ func (e *Engine) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64,
 	}
 	e.prepare()
 	start := len(path)
-	e.rec.begin(start, e.e)
+	e.rec.BeginPairs(start, e.e)
 	e0 := e.e
 	var lf [2]float64
 	for range k {
-		l := e.t.draw(b, dense.Uniform(r, e.t.z[b]))
+		l := e.t.Draw(b, dense.Uniform(r, e.t.Z[b]))
 		e.logPick(&lf, l)
 		path = append(path, int32(l))
 		e.flipWeighed(l, path[start:])
-		e.rec.Add(e.t.z[0], e.t.z[1])
-		e.rec.addPairs(e.row(l), path[:len(path)-1])
+		e.rec.Add(e.t.Z[0], e.t.Z[1])
+		e.rec.AddPairs(e.row(l), path[:len(path)-1])
 	}
 	e.release(path[start:])
 	e.rec.End(len(path))
@@ -243,7 +247,7 @@ func (e *Engine) Replay(path []int32, backwards bool) ([2]float64, float64) {
 	if backwards {
 		e.rec.Invalidate()
 	} else {
-		e.rec.begin(0, e.e)
+		e.rec.BeginPairs(0, e.e)
 	}
 	var lf [2]float64
 	for t := range path {
@@ -251,7 +255,7 @@ func (e *Engine) Replay(path []int32, backwards bool) ([2]float64, float64) {
 			t = len(path) - 1 - t
 		}
 		l := int(path[t])
-		if e.t.w[l] == 0 {
+		if e.t.W[l] == 0 {
 			panic(fmt.Sprintf("denseising: Replay path repeats spin %d", l))
 		}
 		e.logPick(&lf, l)
@@ -259,8 +263,8 @@ func (e *Engine) Replay(path []int32, backwards bool) ([2]float64, float64) {
 			e.flipWeighed(l, path[t:])
 		} else {
 			e.flipWeighed(l, path[:t+1])
-			e.rec.Add(e.t.z[0], e.t.z[1])
-			e.rec.addPairs(e.row(l), path[:t])
+			e.rec.Add(e.t.Z[0], e.t.Z[1])
+			e.rec.AddPairs(e.row(l), path[:t])
 		}
 	}
 	e.release(path)

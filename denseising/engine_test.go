@@ -216,7 +216,7 @@ func TestUndoExact(t *testing.T) {
 	e.SetBiases(0.9, 1.1, saw.Logistic)
 	for rep := range 200 {
 		e.prepare()
-		s0, F0, e0, w0 := slices.Clone(e.s), slices.Clone(e.F), e.e, slices.Clone(e.t.w)
+		s0, F0, e0, w0 := slices.Clone(e.s), slices.Clone(e.F), e.e, slices.Clone(e.t.W)
 		path, _, _ := e.Walk(r, 1+rng.Intn(r, 8), rep%2, nil)
 		path, _, _ = e.Walk(r, 1+rng.Intn(r, 8), 1-rep%2, path)
 		var rev [2][2]float64
@@ -225,7 +225,7 @@ func TestUndoExact(t *testing.T) {
 		}
 		e.Undo(path)
 		e.prepare()
-		if !slices.Equal(e.s, s0) || !slices.Equal(e.F, F0) || e.e != e0 || !slices.Equal(e.t.w, w0) {
+		if !slices.Equal(e.s, s0) || !slices.Equal(e.F, F0) || e.e != e0 || !slices.Equal(e.t.W, w0) {
 			t.Fatalf("rep %d: Undo did not restore the state", rep)
 		}
 	}

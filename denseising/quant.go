@@ -29,6 +29,41 @@ const maxField = 1 << 30
 
 // NewQuant returns the fixed-point form of d.
 func NewQuant(d *model.Dense) *Quant {
+	n, S := d.N, Scale(d)
+	q := &Quant{N: n, S: S, Q: make([]int16, n*n), Hq: FixFields(d, S)}
+	for i := 0; i < n; i++ {
+		if d.J32 != nil {
+			FixRow(q.Q[i*n:(i+1)*n], d.J32[i*n:(i+1)*n], S)
+		} else {
+			FixRow(q.Q[i*n:(i+1)*n], d.J64[i*n:(i+1)*n], S)
+		}
+	}
+	return q
+}
+
+// FixRow sets dst to the couplings of row at scale S: round(2^S x), an
+// int16 when S is Scale's. (x 2^S is exact, S being at least -1000, but
+// where it is below 2^-1022, which rounds to 0 either way.)
+func FixRow[R Row](dst []int16, row []R, S int) {
+	f := math.Ldexp(1, S)
+	dst = dst[:len(row)]
+	for j, x := range row {
+		dst[j] = int16(math.RoundToEven(float64(x) * f))
+	}
+}
+
+// FixFields is d's fields at scale S: Hq_i = round(2^S h_i).
+func FixFields(d *model.Dense, S int) []int32 {
+	hq := make([]int32, d.N)
+	for i, h := range d.H {
+		hq[i] = int32(math.RoundToEven(math.Ldexp(h, S)))
+	}
+	return hq
+}
+
+// Scale is the scale S of NewQuant(d) (a pass over the matrix, nothing
+// kept).
+func Scale(d *model.Dense) int {
 	n := d.N
 	big, top := 0.0, 0.0 // largest sum |h_i| + sum_j |J_ij|; largest |J_ij|
 	for i := 0; i < n; i++ {
@@ -45,15 +80,7 @@ func NewQuant(d *model.Dense) *Quant {
 	for S > -1000 && (math.Ldexp(big, S) >= room || math.Ldexp(top, S) > math.MaxInt16) {
 		S--
 	}
-	q := &Quant{N: n, S: S, Q: make([]int16, n*n), Hq: make([]int32, n)}
-	for i := 0; i < n; i++ {
-		q.Hq[i] = int32(math.RoundToEven(math.Ldexp(d.H[i], S)))
-		row := q.Q[i*n : (i+1)*n]
-		for j := range row {
-			row[j] = int16(math.RoundToEven(math.Ldexp(d.At(i, j), S)))
-		}
-	}
-	return q
+	return S
 }
 
 // Fields fills F with the fixed-point fields of spins s: F_i = Hq_i +

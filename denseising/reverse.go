@@ -2,14 +2,18 @@ package denseising
 
 import (
 	"math"
+	"slices"
+
+	"sardonics/dense"
 
 	"sardonics/internal/walkrec"
 )
 
-// record is what the engine keeps of its walks since the last one that
+// Record is what an engine keeps of its walks since the last one that
 // started with an empty path (or of one forward Replay), for
-// ReverseLogProbs and Undo (dense.Record, for one layer).
-type record struct {
+// ReverseLogProbs and Undo (dense.Record, for one layer): this package's
+// engine and package parallelsaw's dense engine.
+type Record struct {
 	walkrec.Walks
 	fu []int32 // scratch: fixed-point field of each path spin
 	su []int8  // scratch: spin of each path spin
@@ -25,37 +29,54 @@ type record struct {
 // spins needs K(K-1)/2 of them).
 var maxPairPath = 512
 
-func (r *record) begin(start int, e float64) {
+// BeginPairs is walkrec.Walks.Begin, which also starts recording the
+// path's couplings when it starts a record.
+func (r *Record) BeginPairs(start int, e float64) {
 	if r.Begin(start, e) {
 		r.qp, r.qok = r.qp[:0], true
 	}
 }
 
-// addPairs records the couplings of the path spin just added (row, its
-// fixed-point row) to the earlier ones.
-func (r *record) addPairs(row []int16, earlier []int32) {
-	if !r.Valid() || !r.qok {
-		return
-	}
-	if len(earlier) >= maxPairPath {
+// PairSlots returns where the couplings of path spin i to the i earlier
+// ones go (Q between spin i and spin j at index j), the record grown to
+// hold them; false when they are not kept (an invalid record, or a path
+// past maxPairPath spins). Path spins are added in order.
+func (r *Record) PairSlots(i int) ([]int32, bool) {
+	base := i * (i - 1) / 2
+	if !r.Valid() || !r.qok || i >= maxPairPath || len(r.qp) != base {
 		r.qok = false
-		return
+		return nil, false
 	}
-	for _, u := range earlier {
-		r.qp = append(r.qp, int32(row[u]))
+	r.qp = slices.Grow(r.qp, i)[:base+i]
+	return r.qp[base:], true
+}
+
+// AddPairs records the couplings of the path spin just added (row, its
+// fixed-point row) to the earlier ones.
+func (r *Record) AddPairs(row []int16, earlier []int32) {
+	if dst, ok := r.PairSlots(len(earlier)); ok {
+		for k, u := range earlier {
+			dst[k] = int32(row[u])
+		}
 	}
 }
 
+// Fixed is an engine's fixed-point state, as Record.Reverse reads it.
+type Fixed interface {
+	FixedField(l int32) int32       // spin l's fixed-point field
+	FixedCoupling(a, b int32) int32 // Q_ab
+}
+
 // pair is Q between path spins i and j (i != j), from the record or the
-// matrix.
-func (r *record) pair(q *Quant, path []int32, i, j int) int32 {
+// engine.
+func (r *Record) pair(q Fixed, path []int32, i, j int) int32 {
 	if i < j {
 		i, j = j, i
 	}
 	if r.qok {
 		return r.qp[i*(i-1)/2+j]
 	}
-	return int32(q.Q[int(path[i])*q.N+int(path[j])])
+	return q.FixedCoupling(path[i], path[j])
 }
 
 // FastAcceptance is 0: scoring the reverse path costs O(k^2) look-ups per
@@ -84,7 +105,18 @@ var brokenReverse = false
 // integer arithmetic, and the terms are added in Replay's order with
 // Replay's expressions, so the result equals Replay's bit for bit.
 func (e *Engine) ReverseLogProbs(path []int32, bounds []int, rev [][2]float64) bool {
-	r := &e.rec
+	return e.rec.Reverse(e.bias, path, bounds, e, e.s, rev)
+}
+
+// FixedField is spin l's fixed-point field (Fixed).
+func (e *Engine) FixedField(l int32) int32 { return e.F[l] }
+
+// FixedCoupling is Q_ab (Fixed).
+func (e *Engine) FixedCoupling(a, b int32) int32 { return int32(e.q.Q[int(a)*e.n+int(b)]) }
+
+// Reverse is ReverseLogProbs of an engine at bias tb with spins s and the
+// fixed-point state q.
+func (r *Record) Reverse(tb *dense.Bias, path []int32, bounds []int, q Fixed, s []int8, rev [][2]float64) bool {
 	if !r.Matches(path, bounds) || len(rev) != len(bounds)-1 {
 		return false
 	}
@@ -94,9 +126,8 @@ func (e *Engine) ReverseLogProbs(path []int32, bounds []int, rev [][2]float64) b
 	}
 	fu, su := r.fu[:K], r.su[:K]
 	for i, l := range path {
-		fu[i], su[i] = e.F[l], e.s[l]
+		fu[i], su[i] = q.FixedField(l), s[l]
 	}
-	tb := e.bias
 	nw := len(bounds) - 1
 	for w := nw - 1; w >= 0; w-- {
 		st, en := bounds[w], bounds[w+1]
@@ -126,7 +157,7 @@ func (e *Engine) ReverseLogProbs(path []int32, bounds []int, rev [][2]float64) b
 				if u == l { // k itself, or l in an earlier walk (Q_ll = 0)
 					su[i] = -su[i]
 				} else {
-					fu[i] -= m * r.pair(e.q, path, k, i)
+					fu[i] -= m * r.pair(q, path, k, i)
 				}
 			}
 		}

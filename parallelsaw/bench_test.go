@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"sardonics/dense"
+	"sardonics/denseising"
 	"sardonics/internal/rbmtest"
 	"sardonics/model"
 	"sardonics/saw"
@@ -88,29 +89,41 @@ func BenchmarkWalk(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			defer pinCoordinator(b)()
-			e := benchEngine(b, m, P)
-			e.SetBiases(0.95, 1.05, saw.Logistic)
-			r := rand.NewPCG(1, 1)
-			path := make([]int32, 0, benchWalk)
-			b.ResetTimer()
-			c0 := cpuTime()
-			for i := 0; i < b.N; i++ {
-				path, _, _ = e.Walk(r, benchWalk, i%2, path[:0])
-			}
-			flips := float64(b.N * benchWalk)
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/flips, "ns/flip")
-			b.ReportMetric(float64((cpuTime()-c0).Nanoseconds())/flips, "cpu-ns/flip")
-			reportHandoffs(b, e, flips, "flip")
+			benchWalks(b, benchEngine(b, m, P))
 		})
 	}
+}
+
+// benchWalks runs b.N walks of benchWalk flips on e (gamma about 1) and
+// reports wall and process CPU ns per flip and the hand-offs.
+func benchWalks(b *testing.B, e saw.Engine) {
+	e.SetBiases(0.95, 1.05, saw.Logistic)
+	r := rand.NewPCG(1, 1)
+	path := make([]int32, 0, benchWalk)
+	b.ResetTimer()
+	c0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		path, _, _ = e.Walk(r, benchWalk, i%2, path[:0])
+	}
+	flips := float64(b.N * benchWalk)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/flips, "ns/flip")
+	b.ReportMetric(float64((cpuTime()-c0).Nanoseconds())/flips, "cpu-ns/flip")
+	reportHandoffs(b, e, flips, "flip")
 }
 
 // reportHandoffs reports the sections the coordinator ran for its workers
 // and the wake-ups it sent, per n units (parallel engines only).
 func reportHandoffs(b *testing.B, e saw.Engine, n float64, unit string) {
-	if p, ok := e.(*Engine); ok && p.P() > 1 {
-		b.ReportMetric(float64(p.sh.steals)/n, "steals/"+unit)
-		b.ReportMetric(float64(p.sh.wakes)/n, "wakes/"+unit)
+	var sh *hub
+	switch p := e.(type) {
+	case *Engine:
+		sh = &p.sh.hub
+	case *DenseEngine:
+		sh = &p.sh.hub
+	}
+	if sh != nil && len(sh.slots) > 1 {
+		b.ReportMetric(float64(sh.steals)/n, "steals/"+unit)
+		b.ReportMetric(float64(sh.wakes)/n, "wakes/"+unit)
 	}
 }
 
@@ -199,5 +212,38 @@ func BenchmarkSync(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/roundtrip")
 			reportHandoffs(b, e, float64(b.N), "roundtrip")
 		})
+	}
+}
+
+// BenchmarkDenseWalk reports wall and CPU ns per proposed flip of walks
+// of benchWalk flips on SK glasses (gamma about 1): the serial denseising
+// engine and the partitioned one at P = 1, 2, 4.
+func BenchmarkDenseWalk(b *testing.B) {
+	b.Log(topology.Describe())
+	for _, n := range []int{1000, 8192} {
+		m, err := model.SK(n, 1, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, P := range []int{0, 1, 2, 4} {
+			name := fmt.Sprintf("N=%d/P=%d", n, P)
+			if P == 0 {
+				name = fmt.Sprintf("N=%d/serial", n)
+			}
+			b.Run(name, func(b *testing.B) {
+				defer pinCoordinator(b)()
+				var e saw.Engine = denseising.New(m.Dense, nil)
+				if P > 0 {
+					cpus, _ := topology.CPUs()
+					p, err := NewDense(m.Dense, nil, P, cpus)
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer p.Close()
+					e = p
+				}
+				benchWalks(b, e)
+			})
+		}
 	}
 }

@@ -28,3 +28,20 @@ const MinFlipUnits = 4096
 // Pays reports whether P sections are expected to beat the serial dense
 // engine on a V x H RBM (the cost model above).
 func Pays(v, h, P int) bool { return P >= 2 && FlipUnits(v, h) >= MinFlipUnits }
+
+// MinDenseSpins is the crossover of `--engine auto` on dense models (SK
+// glasses, dense QUBOs): the partitioned DenseEngine runs, with P >= 2
+// sections, only on a model of at least MinDenseSpins spins. A flip
+// updates every spin's field and weight, so the cost model above holds
+// with N units per flip, plus the coordinator's pick in the owning
+// section's table. Not yet measured on a many-core machine: the value is
+// an estimate from the serial engine's cost on a 2-core machine (about
+// 2.3 us per flip at N = 1000, 11 us at N = 8192, 1.3 to 1.4 ns per spin)
+// against a hand-off and pick of a few hundred ns, with the RBM's margin;
+// `sardonics bench --only parallel` (sk:N=8192) and
+// scripts/parallel-speedup.sh say whether it holds.
+const MinDenseSpins = 4096
+
+// PaysDense reports whether P sections are expected to beat the serial
+// denseising engine on a dense model of n spins.
+func PaysDense(n, P int) bool { return P >= 2 && n >= MinDenseSpins }

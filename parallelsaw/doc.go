@@ -28,6 +28,27 @@
 // fields. The engine also scores reverse paths in place and undoes rejected
 // moves (saw.FastReverser, with dense.Record), as dense does.
 //
+// # Dense models
+//
+// DenseEngine is the same scheme for dense Ising models (model.Dense: SK
+// glasses, dense QUBOs), on package denseising's weights and kernels. The
+// N spins are split into P contiguous sections whose bounds are multiples
+// of 64 (when N >= 64 P); section p keeps its spins' fixed-point fields,
+// a denseising.Table, and its own int16 columns of the fixed-point matrix
+// (N x its spins), built on its own worker from the model's rows, so the
+// engine holds the model's matrix plus one int16 matrix, as the serial
+// engine does. Per flip every section runs the kernel on its part of the
+// flipped row; the coordinator then draws u in [0, Z) exactly as
+// denseising does (Z the sum of the sections' exact sums) and finds the
+// spin by the sections' sums and the owning section's table: the same u
+// gives the same spin. A row's dot for the energy is the sum of the
+// sections' parts when every partial sum of the row is a float64 (its
+// couplings are multiples of 2^e and sum |J| < 2^53 2^e: any order then
+// gives the same bits, which holds for nearly every row of a float32 SK
+// matrix), else the coordinator computes it whole in Dot32's order. So
+// the engine is denseising.Engine's chain bit for bit at every P (walks,
+// log-probabilities, reverse scores, energies, states).
+//
 // Concurrency: sections 1..P-1 run on worker goroutines, each locked to its
 // OS thread and pinned to cpus[p] when given (a pinning failure is not
 // fatal; see PinError). Coordinator and workers synchronize by spinning on

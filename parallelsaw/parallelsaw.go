@@ -1,19 +1,16 @@
 package parallelsaw
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/bits"
 	"math/rand/v2"
 	"runtime"
-	"sync"
 	"sync/atomic"
 
 	"sardonics/dense"
 	"sardonics/model"
 	"sardonics/saw"
-	"sardonics/topology"
 )
 
 // RefreshEvery is the number of flips between recomputations of the float64
@@ -55,44 +52,21 @@ type command struct {
 // result is written by whoever ran the section's command (its worker, or
 // the coordinator) before the round ends.
 type result struct {
-	_        [64]byte
-	done     atomic.Uint64
-	seen     atomic.Uint64 // a command the worker found taken (it is running)
-	sleeping atomic.Int32
-	zf       [2]uint64 // opStep: sums after the flip, before the release
-	z        [2]uint64 // opStep: sums at the end
-	cand     int32     // candidate (global bit), -1 if none, -2 if not drawn
-	candF    int32     // the candidate's fixed-point field
-	candf    float64   // the candidate's float64 field
-	epart    float64
-	_        [64]byte
-}
-
-// waitFlag marks a parked waiter, on its own cache line.
-type waitFlag struct {
-	_    [64]byte
-	flag atomic.Int32
-	wake chan struct{}
-	_    [64]byte
-}
-
-// claimLine holds the last sequence number whose command was taken for a
-// section, by its worker or by the coordinator, on its own cache line: the
-// worker's claim stays in its cache unless the coordinator steals.
-type claimLine struct {
-	_   [64]byte
-	seq atomic.Uint64
-	_   [56]byte
+	_ [64]byte
+	handoff
+	zf    [2]uint64 // opStep: sums after the flip, before the release
+	z     [2]uint64 // opStep: sums at the end
+	cand  int32     // candidate (global bit), -1 if none, -2 if not drawn
+	candF int32     // the candidate's fixed-point field
+	candf float64   // the candidate's float64 field
+	epart float64
+	_     [64]byte
 }
 
 // section is one worker's share of the state.
 type section struct {
-	out      result
-	claim    claimLine
-	wake     chan struct{}
-	pinErr   error
-	tid      atomic.Int32 // the worker's OS thread, once it runs
-	cpu0     float64      // that thread's CPU time when the worker started (written before tid)
+	out result
+	slot
 	vlo, vhi int
 	hlo, hhi int
 	vp, hp   int
@@ -114,25 +88,13 @@ type section struct {
 // shared is what the workers see; the Engine wraps it so that a cleanup can
 // stop the workers when the Engine becomes unreachable.
 type shared struct {
+	hub
 	cmd    command
-	parked waitFlag // the coordinator is parked waiting for a section
 	secs   []*section
-	ctl    []control // the coordinator's own record of each worker
 	s      []int8
 	w      []float64 // the model's W (V x H, row-major; read only)
 	nv, nh int
-	seq    uint64
-	wg     sync.WaitGroup
-	closed bool
-	steals uint64                       // sections the coordinator ran for a worker (for tests)
-	wakes  uint64                       // wake-ups sent to parked workers (for tests)
-	hook   func(hookPoint, int, uint64) // the package's hook when New ran
-	broken bool                         // brokenWait when New ran
 }
-
-// numCPU is runtime.NumCPU; stress tests raise it, so that a 2-CPU machine
-// runs more active workers than it has CPUs.
-var numCPU = runtime.NumCPU
 
 // Engine is the parallel RBM engine. The zero value is not usable; call New.
 type Engine struct {
@@ -171,17 +133,16 @@ func New(r *model.RBM, init []int8, P int, cpus []int) (*Engine, error) {
 		return nil, fmt.Errorf("parallelsaw: %d initial spins (expected %d)", len(init), n)
 	}
 	q := dense.NewQuantScale(r)
-	sh := &shared{nv: r.V, nh: r.H, s: make([]int8, n), w: r.W, hook: hook, broken: brokenWait}
-	sh.parked.wake = make(chan struct{}, 1)
+	sh := &shared{nv: r.V, nh: r.H, s: make([]int8, n), w: r.W}
 	e := &Engine{sh: sh, q: q, owner: make([]int32, n), avail: make([]bool, n), gamma: [2]float64{1, 1}}
 	e.bias = e.biases.Get(q.S, 1, 1, saw.Logistic)
 	for p := 0; p < P; p++ {
 		sc := &section{
 			vlo: p * r.V / P, vhi: (p + 1) * r.V / P,
 			hlo: p * r.H / P, hhi: (p + 1) * r.H / P,
-			wake: make(chan struct{}, 1),
 			bias: e.bias,
 		}
+		sc.ho, sc.do = &sc.out.handoff, func() { sc.exec(sh) }
 		sc.vp, sc.hp = sc.vhi-sc.vlo, sc.hhi-sc.hlo
 		for i := sc.vlo; i < sc.vhi; i++ {
 			e.owner[i] = int32(p)
@@ -194,27 +155,12 @@ func New(r *model.RBM, init []int8, P int, cpus []int) (*Engine, error) {
 	for i := range e.avail {
 		e.avail[i] = true
 	}
-	// Threads beyond those that can run at once only take CPU time from
-	// the others: their workers stay parked and the coordinator runs
-	// their sections.
-	active := min(P, runtime.GOMAXPROCS(0), numCPU())
-	sh.ctl = make([]control, P)
-	for p := range sh.ctl {
-		sh.ctl[p].awake = p < active
-		sh.ctl[p].passive = p >= active
+	slots := make([]*slot, P)
+	for p, sc := range sh.secs {
+		slots[p] = &sc.slot
 	}
-	var started sync.WaitGroup
-	for p := 1; p < P; p++ {
-		cpu := -1
-		if p < len(cpus) {
-			cpu = cpus[p]
-		}
-		sh.wg.Add(1)
-		started.Add(1)
-		go sh.worker(p, cpu, p >= active, &started, func(sc *section) { sc.build(r, q) })
-	}
-	sh.secs[0].build(r, q)
-	started.Wait() // pinned (PinError is final), sections built and thread ids known
+	sh.init(&sh.cmd.seq, slots)
+	sh.start(cpus, func(p int) { sh.secs[p].build(r, q) })
 	runtime.AddCleanup(e, func(sh *shared) { sh.quit() }, sh)
 	if init == nil {
 		init = make([]int8, n)
@@ -232,28 +178,10 @@ func (e *Engine) Close() { e.sh.quit() }
 // WorkerCPUSeconds is the CPU time so far of the worker threads (not the
 // caller's, which runs section 0): read from each thread's CPU clock, so a
 // trial's CPU can count all of its threads. Call it before Close.
-func (e *Engine) WorkerCPUSeconds() float64 {
-	total := 0.0
-	for _, sc := range e.sh.secs[1:] {
-		// Since the worker started: its thread may have run other
-		// goroutines before (0: the thread is gone).
-		if tid := sc.tid.Load(); tid > 0 {
-			if c := topology.ThreadCPU(int(tid)); c > 0 {
-				total += c - sc.cpu0
-			}
-		}
-	}
-	return total
-}
+func (e *Engine) WorkerCPUSeconds() float64 { return e.sh.workerCPUSeconds() }
 
 // PinError reports the workers' pinning failures (nil if none).
-func (e *Engine) PinError() error {
-	var errs []error
-	for _, sc := range e.sh.secs {
-		errs = append(errs, sc.pinErr)
-	}
-	return errors.Join(errs...)
-}
+func (e *Engine) PinError() error { return e.sh.pinError() }
 
 // P is the number of sections.
 func (e *Engine) P() int { return len(e.sh.secs) }

@@ -283,7 +283,7 @@ func fst(lf [2]float64, _ float64) [2]float64 { return lf }
 // oversubscribedRun runs walks of up to 12 flips from a fixed seed, with a
 // rejected move (Flip back) after every third, and returns each walk's
 // path, log-probabilities and energy after it.
-func oversubscribedRun(e *Engine, walks int) ([][]int32, [][2]float64, []float64) {
+func oversubscribedRun(e saw.Engine, walks int) ([][]int32, [][2]float64, []float64) {
 	r := rand.NewPCG(5, 6)
 	e.SetBiases(0.9, 1.1, saw.Logistic)
 	var paths [][]int32

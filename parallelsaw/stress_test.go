@@ -13,6 +13,7 @@ import (
 	"sardonics/internal/rbmtest"
 	"sardonics/internal/stress"
 	"sardonics/model"
+	"sardonics/saw"
 )
 
 // stressCommands is the commands of each stress configuration
@@ -34,7 +35,7 @@ type probe struct {
 	err               atomic.Pointer[error]
 	pause             func(hookPoint, int, uint64)
 	P                 int
-	sh                atomic.Pointer[shared] // once New returned
+	sh                atomic.Pointer[hub] // once New returned
 }
 
 func (pr *probe) fail(format string, a ...any) {
@@ -81,21 +82,55 @@ func adversary(hookPoint, int, uint64) {
 	}
 }
 
+// stressModel is a model each engine runs in the stress tests: an RBM
+// (Engine) or a dense model (DenseEngine).
+type stressModel struct {
+	name string
+	rbm  *model.RBM
+	d    *model.Dense
+}
+
+func stressModels(t *testing.T) []stressModel {
+	return []stressModel{
+		{name: "rbm", rbm: rbmtest.RandomRBM(t, 12, 8, 0.5, 6)},
+		{name: "dense", d: rbmtest.RandomDense(t, 20, 0.5, false, 6).Dense},
+	}
+}
+
+// probedEngine is an engine the stress tests run.
+type probedEngine interface {
+	saw.Engine
+	Close()
+}
+
+// build makes the model's P-section engine and returns it with its hub.
+func (m stressModel) build(t *testing.T, P int) (probedEngine, *hub) {
+	if m.rbm != nil {
+		e, err := New(m.rbm, nil, P, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e, &e.sh.hub
+	}
+	e, err := NewDense(m.d, nil, P, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, &e.sh.hub
+}
+
 // probedRun builds a P-section engine with the probe as its hook, runs
 // walks until it has issued at least commands commands (at most limit
 // walks' worth), and returns the walks' paths, log-probabilities and
 // energies (a hang of the engine shows up as the test's timeout).
-func probedRun(t *testing.T, m *model.RBM, P int, pr *probe, walks int) ([][]int32, [][2]float64, []float64, error) {
+func probedRun(t *testing.T, m stressModel, P int, pr *probe, walks int) ([][]int32, [][2]float64, []float64, error) {
 	t.Helper()
 	hook = pr.hook
 	defer func(f func() int) { numCPU = f }(numCPU)
 	numCPU = func() int { return MaxP } // every worker active (GOMAXPROCS permitting)
-	e, err := New(m, nil, P, nil)
+	e, sh := m.build(t, P)
 	hook = nil
-	if err != nil {
-		t.Fatal(err)
-	}
-	pr.sh.Store(e.sh)
+	pr.sh.Store(sh)
 	paths, lfs, es := oversubscribedRun(e, walks)
 	e.Close()
 	if p := pr.err.Load(); p != nil {
@@ -109,7 +144,12 @@ func probedRun(t *testing.T, m *model.RBM, P int, pr *probe, walks int) ([][]int
 // before the coordinator returns, every hand-off point is reached, and the
 // walks are bit for bit those of the same engine run by one thread.
 func TestSyncStress(t *testing.T) {
-	m := rbmtest.RandomRBM(t, 12, 8, 0.5, 6)
+	for _, m := range stressModels(t) {
+		syncStress(t, m)
+	}
+}
+
+func syncStress(t *testing.T, m stressModel) {
 	want := stressCommands(t)
 	for _, P := range []int{2, 4} {
 		// The single-thread reference: made under GOMAXPROCS 1, its workers
@@ -130,7 +170,7 @@ func TestSyncStress(t *testing.T) {
 		}
 		runtime.GOMAXPROCS(prev)
 		for _, procs := range []int{1, P, 2 * P} {
-			t.Run(fmt.Sprintf("P=%d/GOMAXPROCS=%d", P, procs), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/P=%d/GOMAXPROCS=%d", m.name, P, procs), func(t *testing.T) {
 				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 				// A point the OS's timing did not reach in one run gets up
 				// to two more runs (each is checked whole).
@@ -180,7 +220,12 @@ func TestBrokenWaitCaught(t *testing.T) {
 	defer func(b bool) { brokenWait = b }(brokenWait)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	brokenWait = true
-	m := rbmtest.RandomRBM(t, 12, 8, 0.5, 6)
+	for _, m := range stressModels(t) {
+		t.Run(m.name, func(t *testing.T) { brokenWaitCaught(t, m) })
+	}
+}
+
+func brokenWaitCaught(t *testing.T, m stressModel) {
 	var pr *probe
 	pr = &probe{P: 3, pause: func(h hookPoint, p int, s uint64) {
 		switch {
@@ -190,7 +235,7 @@ func TestBrokenWaitCaught(t *testing.T) {
 			// machine whose CPUs are busy.
 			sh := pr.sh.Load()
 			for t0 := time.Now(); sh != nil && time.Since(t0) < 2*time.Millisecond; runtime.Gosched() {
-				if sh.secs[1].claim.seq.Load() == s && sh.secs[2].claim.seq.Load() == s {
+				if sh.slots[1].claim.seq.Load() == s && sh.slots[2].claim.seq.Load() == s {
 					break
 				}
 			}

@@ -1,8 +1,10 @@
 package parallelsaw
 
 import (
+	"errors"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"sardonics/topology"
@@ -81,7 +83,129 @@ var hook func(at hookPoint, p int, s uint64)
 // check catches it).
 var brokenWait = false
 
-func (sh *shared) at(h hookPoint, p int, s uint64) {
+// handoff is the synchronization words of a section's result line, at
+// its head (each engine's result type embeds it), so that the coordinator
+// reads the section's results with its done.
+type handoff struct {
+	done     atomic.Uint64
+	seen     atomic.Uint64 // a command the worker found taken (it is running)
+	sleeping atomic.Int32
+}
+
+// claimLine holds the last sequence number whose command was taken for a
+// section, by its worker or by the coordinator, on its own cache line: the
+// worker's claim stays in its cache unless the coordinator steals.
+type claimLine struct {
+	_   [64]byte
+	seq atomic.Uint64
+	_   [56]byte
+}
+
+// waitFlag marks a parked waiter, on its own cache line.
+type waitFlag struct {
+	_    [64]byte
+	flag atomic.Int32
+	wake chan struct{}
+	_    [64]byte
+}
+
+// slot is one section's part of the hand-off, whatever the engine: each
+// engine's section embeds it.
+type slot struct {
+	ho     *handoff // in the section's result line
+	claim  claimLine
+	do     func() // runs the current command on the section
+	wake   chan struct{}
+	pinErr error
+	tid    atomic.Int32 // the worker's OS thread, once it runs
+	cpu0   float64      // that thread's CPU time when the worker started (written before tid)
+}
+
+// hub is the hand-off's shared state: what the coordinator and the
+// workers of one engine see. The engine's command (written by the
+// coordinator before it stores the sequence number, read by the workers
+// after they load it) sits on the line of cmdSeq.
+type hub struct {
+	cmdSeq   *atomic.Uint64 // the command's sequence number
+	quitting bool           // the command is to quit (written before cmdSeq)
+	parked   waitFlag       // the coordinator is parked waiting for a section
+	slots    []*slot
+	ctl      []control // the coordinator's own record of each worker
+	seq      uint64
+	wg       sync.WaitGroup
+	closed   bool
+	steals   uint64                       // sections the coordinator ran for a worker (for tests)
+	wakes    uint64                       // wake-ups sent to parked workers (for tests)
+	hook     func(hookPoint, int, uint64) // the package's hook when the engine was made
+	broken   bool                         // brokenWait when the engine was made
+}
+
+// numCPU is runtime.NumCPU; stress tests raise it, so that a 2-CPU machine
+// runs more active workers than it has CPUs.
+var numCPU = runtime.NumCPU
+
+// init prepares the hub for the P sections of slots (their ho and do
+// set) with its command's sequence number at seq: workers beyond the
+// threads that can run at once only take CPU time from the others, so
+// they stay parked and the coordinator runs their sections.
+func (sh *hub) init(seq *atomic.Uint64, slots []*slot) {
+	P := len(slots)
+	sh.cmdSeq, sh.slots = seq, slots
+	sh.hook, sh.broken = hook, brokenWait
+	sh.parked.wake = make(chan struct{}, 1)
+	active := min(P, runtime.GOMAXPROCS(0), numCPU())
+	sh.ctl = make([]control, P)
+	for p := range sh.ctl {
+		sh.ctl[p].awake = p < active
+		sh.ctl[p].passive = p >= active
+		slots[p].wake = make(chan struct{}, 1)
+	}
+}
+
+// start starts the workers of sections 1..P-1 (worker p pinned to cpus[p]
+// when p < len(cpus)), each running build on its own thread, runs
+// build(0) on the caller's and returns once every section is built.
+func (sh *hub) start(cpus []int, build func(p int)) {
+	var started sync.WaitGroup
+	for p := 1; p < len(sh.slots); p++ {
+		cpu := -1
+		if p < len(cpus) {
+			cpu = cpus[p]
+		}
+		sh.wg.Add(1)
+		started.Add(1)
+		go sh.worker(p, cpu, sh.ctl[p].passive, &started, func() { build(p) })
+	}
+	build(0)
+	started.Wait() // pinned (PinError is final), sections built and thread ids known
+}
+
+// workerCPUSeconds is the CPU time so far of the worker threads (see
+// Engine.WorkerCPUSeconds).
+func (sh *hub) workerCPUSeconds() float64 {
+	total := 0.0
+	for _, sc := range sh.slots[1:] {
+		// Since the worker started: its thread may have run other
+		// goroutines before (0: the thread is gone).
+		if tid := sc.tid.Load(); tid > 0 {
+			if c := topology.ThreadCPU(int(tid)); c > 0 {
+				total += c - sc.cpu0
+			}
+		}
+	}
+	return total
+}
+
+// pinError is the workers' pinning failures (nil if none).
+func (sh *hub) pinError() error {
+	var errs []error
+	for _, sc := range sh.slots {
+		errs = append(errs, sc.pinErr)
+	}
+	return errors.Join(errs...)
+}
+
+func (sh *hub) at(h hookPoint, p int, s uint64) {
 	if sh.hook != nil {
 		sh.hook(h, p, s)
 	}
@@ -108,25 +232,25 @@ type control struct {
 
 // run publishes the command, runs section 0 and the sections of workers
 // that are not running, and waits for the others.
-func (sh *shared) run() {
+func (sh *hub) run() {
 	if sh.closed {
 		panic("parallelsaw: engine used after Close")
 	}
 	sh.seq++
 	s := sh.seq
-	sh.cmd.seq.Store(s)
+	sh.cmdSeq.Store(s)
 	sh.at(hookPublished, 0, s)
-	secs := sh.secs
+	secs := sh.slots
 	for p := 1; p < len(secs); p++ {
-		if secs[p].out.sleeping.Load() != 0 {
+		if secs[p].ho.sleeping.Load() != 0 {
 			sh.wake(p, s)
 		}
 	}
 	sh.at(hookExec, 0, s)
-	secs[0].exec(sh)
+	secs[0].do()
 	sh.at(hookExecuted, 0, s)
 	for p := 1; p < len(secs); p++ {
-		if ct := &sh.ctl[p]; ct.passive || secs[p].out.sleeping.Load() != 0 || ct.ran == s-1 && secs[p].out.seen.Load() != s-1 {
+		if ct := &sh.ctl[p]; ct.passive || secs[p].ho.sleeping.Load() != 0 || ct.ran == s-1 && secs[p].ho.seen.Load() != s-1 {
 			sh.steal(p, s)
 		}
 	}
@@ -137,7 +261,7 @@ func (sh *shared) run() {
 			continue
 		}
 		claimed := false
-		for sc.out.done.Load() != s {
+		for sc.ho.done.Load() != s {
 			if !claimed {
 				w.n++
 				if w.n < graceSpins || w.n&63 != 0 {
@@ -154,7 +278,7 @@ func (sh *shared) run() {
 			// Park; any worker that finishes wakes us, and we recheck.
 			sh.parked.flag.Store(1)
 			sh.at(hookCoordParkAnnounced, p, s)
-			if sc.out.done.Load() == s && sh.parked.flag.CompareAndSwap(1, 0) {
+			if sc.ho.done.Load() == s && sh.parked.flag.CompareAndSwap(1, 0) {
 				break
 			}
 			<-sh.parked.wake // a worker cleared the flag and sends once
@@ -175,14 +299,14 @@ func (sh *shared) run() {
 
 // steal runs worker p's command s on the calling (coordinator's) thread
 // unless the worker has claimed it; it reports whether it did.
-func (sh *shared) steal(p int, s uint64) bool {
-	sc := sh.secs[p]
+func (sh *hub) steal(p int, s uint64) bool {
+	sc := sh.slots[p]
 	c := sc.claim.seq.Load()
 	if c == s || !sc.claim.seq.CompareAndSwap(c, s) {
 		return false
 	}
 	sh.at(hookExec, p, s)
-	sc.exec(sh)
+	sc.do()
 	sh.at(hookExecuted, p, s)
 	ct := &sh.ctl[p]
 	ct.ran = s
@@ -193,7 +317,7 @@ func (sh *shared) steal(p int, s uint64) bool {
 
 // wake wakes parked worker p for command s unless its last waking spell
 // was wasted and its back-off has not run out (see above).
-func (sh *shared) wake(p int, s uint64) {
+func (sh *hub) wake(p int, s uint64) {
 	ct := &sh.ctl[p]
 	if ct.passive {
 		return
@@ -210,8 +334,8 @@ func (sh *shared) wake(p int, s uint64) {
 	if s < ct.next {
 		return
 	}
-	sc := sh.secs[p]
-	if sc.out.sleeping.CompareAndSwap(1, 0) {
+	sc := sh.slots[p]
+	if sc.ho.sleeping.CompareAndSwap(1, 0) {
 		sh.at(hookWakeTaken, p, s)
 		sc.wake <- struct{}{}
 		sh.wakes++
@@ -220,25 +344,25 @@ func (sh *shared) wake(p int, s uint64) {
 }
 
 // quit stops the workers (idempotent).
-func (sh *shared) quit() {
+func (sh *hub) quit() {
 	if sh.closed {
 		return
 	}
 	sh.closed = true
 	sh.seq++
-	sh.cmd.op = opQuit
-	sh.cmd.seq.Store(sh.seq)
-	for _, sc := range sh.secs[1:] {
-		if sc.out.sleeping.Load() != 0 && sc.out.sleeping.CompareAndSwap(1, 0) {
+	sh.quitting = true
+	sh.cmdSeq.Store(sh.seq)
+	for _, sc := range sh.slots[1:] {
+		if sc.ho.sleeping.Load() != 0 && sc.ho.sleeping.CompareAndSwap(1, 0) {
 			sc.wake <- struct{}{}
 		}
 	}
 	sh.wg.Wait()
 }
 
-func (sh *shared) worker(p, cpu int, passive bool, started *sync.WaitGroup, build func(*section)) {
+func (sh *hub) worker(p, cpu int, passive bool, started *sync.WaitGroup, build func()) {
 	defer sh.wg.Done()
-	sc := sh.secs[p]
+	sc := sh.slots[p]
 	if cpu >= 0 {
 		sc.pinErr = topology.Pin(cpu) // locks the thread even on failure
 	} else {
@@ -247,7 +371,7 @@ func (sh *shared) worker(p, cpu int, passive bool, started *sync.WaitGroup, buil
 	tid := topology.ThreadID()
 	sc.cpu0 = topology.ThreadCPU(tid)
 	sc.tid.Store(int32(tid))
-	build(sc)
+	build()
 	started.Done()
 	var last uint64
 	misses := 0
@@ -256,18 +380,18 @@ func (sh *shared) worker(p, cpu int, passive bool, started *sync.WaitGroup, buil
 		// Only the current command can be claimed: a claim at or past
 		// last means the coordinator took it (and maybe later ones).
 		if c := sc.claim.seq.Load(); c >= last || !sc.claim.seq.CompareAndSwap(c, last) {
-			sc.out.seen.Store(last)
+			sc.ho.seen.Store(last)
 			misses++
 			continue
 		}
 		misses = 0
-		if sh.cmd.op == opQuit {
+		if sh.quitting {
 			return
 		}
 		sh.at(hookExec, p, last)
-		sc.exec(sh)
+		sc.do()
 		sh.at(hookExecuted, p, last)
-		sc.out.done.Store(last)
+		sc.ho.done.Store(last)
 		sh.at(hookWorkerDone, p, last)
 		if sh.parked.flag.Load() != 0 && sh.parked.flag.CompareAndSwap(1, 0) {
 			sh.at(hookWorkerNotifyTaken, p, last)
@@ -279,8 +403,8 @@ func (sh *shared) worker(p, cpu int, passive bool, started *sync.WaitGroup, buil
 // await waits until the command's sequence number differs from last and
 // returns it: spinning for spinFor (not at all if park), then parked until
 // the coordinator wakes it, re-checking after every wake-up.
-func (sh *shared) await(p int, last uint64, park bool) uint64 {
-	seq, sc := &sh.cmd.seq, sh.secs[p]
+func (sh *hub) await(p int, last uint64, park bool) uint64 {
+	seq, sc := sh.cmdSeq, sh.slots[p]
 	var w backoff
 	for {
 		if s := seq.Load(); s != last {
@@ -289,9 +413,9 @@ func (sh *shared) await(p int, last uint64, park bool) uint64 {
 		if !park && !w.spent() {
 			continue
 		}
-		sc.out.sleeping.Store(1)
+		sc.ho.sleeping.Store(1)
 		sh.at(hookWorkerParkAnnounced, p, last)
-		if seq.Load() != last && sc.out.sleeping.CompareAndSwap(1, 0) {
+		if seq.Load() != last && sc.ho.sleeping.CompareAndSwap(1, 0) {
 			continue
 		}
 		<-sc.wake // the coordinator cleared sleeping and sends once

@@ -51,6 +51,8 @@ var kernelCases = []kernelCase{
 	{"sardonics-parallel", "rbm-random:V=8,H=6,seed=2,scale=1", "sardonics", "parallel", 2},
 	{"blockgibbs", "rbm-random:V=8,H=6,seed=2,scale=1", "blockgibbs", "", 0},
 	{"metropolis-rbm", "rbm-random:V=8,H=6,seed=2,scale=1", "metropolis", "", 0},
+	{"sardonics-dense-sk", "sk:N=12,seed=2", "sardonics", "dense", 0},
+	{"sardonics-parallel-sk", "sk:N=12,seed=2", "sardonics", "parallel", 2},
 }
 
 // agreement runs `trials` replica-exchange trials of kc at beta 3 and
@@ -126,7 +128,8 @@ const groundTol = 1e-6
 // by enumeration of the Ising form.
 func groundLevel(m *model.Model, beta float64) (eMin, p float64) {
 	var es []float64
-	stattest.Enumerate(m.Ising.N, func(s []int8) { es = append(es, m.Ising.Energy(s)) })
+	is := m.Sparse() // m.Ising, or a dense model's sparse form
+	stattest.Enumerate(is.N, func(s []int8) { es = append(es, is.Energy(s)) })
 	eMin = slices.Min(es)
 	var z, zg float64
 	for _, e := range es {

@@ -26,6 +26,8 @@ func TestChainStateContinues(t *testing.T) {
 		{"chimera:M=2,N=2,T=4,seed=1", "sardonics", "tree", 0},
 		{"rbm-random:V=20,H=12,seed=1,scale=0.3", "sardonics", "dense", 0},
 		{"rbm-random:V=20,H=12,seed=1,scale=0.3", "sardonics", "parallel", 2},
+		{"sk:N=40,seed=1", "sardonics", "dense", 0},
+		{"sk:N=40,seed=1", "sardonics", "parallel", 2},
 		{"frustrated2d:L=12,seed=1", "gibbs", "", 0},
 		{"frustrated2d:L=12,seed=1", "metropolis", "", 0},
 		{"chimera:M=2,N=2,T=4,seed=1", "metropolis", "", 0},

@@ -46,8 +46,7 @@ func newSardonics(m *model.Model, beta float64, opts any, r *rand.PCG, init []in
 }
 
 // sardonicsCPUs is the parallel engine's section count where it will be
-// used (an RBM with --engine parallel, or auto with more than one engine
-// thread), else 1.
+// used (see ParallelFor), else 1.
 func sardonicsCPUs(m *model.Model, opts any) int {
 	sc := sawConfig(opts)
 	if !ParallelFor(m, sc.Engine, sc.EngineThreads) {
@@ -56,24 +55,55 @@ func sardonicsCPUs(m *model.Model, opts any) int {
 	return max(1, sc.EngineThreads)
 }
 
-// Parallel reports whether the sardonics sampler runs the partitioned
-// parallel engine: on an RBM, with --engine parallel, or auto (or none)
-// with more than one engine thread. The engine choice, the CPUs a chain
-// occupies and the command line's CPU plan all ask here.
-func Parallel(rbm bool, engine string, engineThreads int) bool {
-	return rbm && (engine == "parallel" || (engine == "" || engine == "auto") && engineThreads > 1)
+// Parallel reports whether the sardonics sampler runs a partitioned
+// parallel engine: on a model that has one (sections: see HasSections),
+// with --engine parallel, or auto (or none) with more than one engine
+// thread. The engine choice, the CPUs a chain occupies and the command
+// line's CPU plan all ask here.
+func Parallel(sections bool, engine string, engineThreads int) bool {
+	return sections && (engine == "parallel" || (engine == "" || engine == "auto") && engineThreads > 1)
+}
+
+// HasSections reports whether m runs on an engine with a partitioned
+// parallel form at --engine engine: an RBM (parallelsaw.Engine), or a
+// model on the dense engine (parallelsaw.DenseEngine: --engine dense or
+// parallel on a model of at most model.MaxDenseVariables, or auto on one
+// that model.UseDense).
+func HasSections(m *model.Model, engine string) bool {
+	switch {
+	case m.RBM != nil:
+		return true
+	case engine == "dense" || engine == "parallel":
+		return m.Variables() <= model.MaxDenseVariables
+	}
+	return (engine == "" || engine == "auto") && m.UseDense()
 }
 
 // ParallelFor is Parallel for model m, where auto also asks the cost model
-// (parallelsaw.Pays): with more than one engine thread, auto runs the
-// partitioned engine only on an RBM large enough for it to beat the serial
-// dense engine, and the serial dense engine below that. --engine parallel
-// always runs it.
+// (parallelsaw.Pays, parallelsaw.PaysDense): with more than one engine
+// thread, auto runs the partitioned engine only on a model large enough
+// for it to beat the serial engine (dense, denseising), and the serial
+// engine below that. --engine parallel always runs it.
 func ParallelFor(m *model.Model, engine string, engineThreads int) bool {
-	if m.RBM == nil || !Parallel(true, engine, engineThreads) {
+	if !Parallel(HasSections(m, engine), engine, engineThreads) {
 		return false
 	}
-	return engine == "parallel" || parallelsaw.Pays(m.RBM.V, m.RBM.H, engineThreads)
+	switch {
+	case engine == "parallel":
+		return true
+	case m.RBM != nil:
+		return parallelsaw.Pays(m.RBM.V, m.RBM.H, engineThreads)
+	}
+	return parallelsaw.PaysDense(m.Variables(), engineThreads)
+}
+
+// sections is the parallel engine's section count: --engine-threads, or
+// one per CPU it was given.
+func sections(sc Config) int {
+	if sc.EngineThreads >= 1 {
+		return sc.EngineThreads
+	}
+	return max(1, len(sc.CPUs))
 }
 
 func newEngine(m *model.Model, sc Config, init []int8) (saw.Engine, error) {
@@ -87,21 +117,20 @@ func newEngine(m *model.Model, sc Config, init []int8) (saw.Engine, error) {
 			if !ParallelFor(m, kind, sc.EngineThreads) {
 				return dense.New(m.RBM, init), nil
 			}
-			p := sc.EngineThreads
-			if p < 1 {
-				p = max(1, len(sc.CPUs))
-			}
-			return parallelsaw.New(m.RBM, init, p, sc.CPUs)
+			return parallelsaw.New(m.RBM, init, sections(sc), sc.CPUs)
 		case "tree", "bucket":
 			return sparse.New(m.Sparse(), init, kind)
 		}
 		return nil, &sampler.UsageError{Msg: fmt.Sprintf("--engine %q (expected auto, dense, parallel, tree or bucket)", kind)}
 	}
 	switch {
-	case kind == "dense" || kind == "auto" && m.UseDense():
+	case kind == "dense" || kind == "parallel" || kind == "auto" && m.UseDense():
 		d := m.DenseForm()
 		if d == nil {
-			return nil, &sampler.UsageError{Msg: fmt.Sprintf("--engine dense: %s has %d variables (expected at most %d for a dense model)", m.Spec, m.Variables(), model.MaxDenseVariables)}
+			return nil, &sampler.UsageError{Msg: fmt.Sprintf("--engine %s: %s has %d variables (expected at most %d for a dense model)", kind, m.Spec, m.Variables(), model.MaxDenseVariables)}
+		}
+		if ParallelFor(m, kind, sc.EngineThreads) {
+			return parallelsaw.NewDense(d, init, sections(sc), sc.CPUs)
 		}
 		return denseising.New(d, init), nil
 	case kind == "auto" || kind == "tree" || kind == "bucket":
@@ -111,7 +140,7 @@ func newEngine(m *model.Model, sc Config, init []int8) (saw.Engine, error) {
 		}
 		return e, nil
 	}
-	return nil, &sampler.UsageError{Msg: fmt.Sprintf("--engine %q (expected auto, tree, bucket or dense for a model that is not an RBM)", kind)}
+	return nil, &sampler.UsageError{Msg: fmt.Sprintf("--engine %q (expected auto, tree, bucket, dense or parallel for a model that is not an RBM)", kind)}
 }
 
 // closer is implemented by engines that own goroutines.
@@ -123,7 +152,7 @@ type closer interface{ Close() }
 type Config struct {
 	Thetas        []saw.Theta // one fixed theta, or a policy's K kernels
 	Options       saw.Options
-	Engine        string // auto, tree, bucket, dense (not RBMs: dense is the automatic choice above model.UseDense's threshold); auto, dense, parallel (RBM)
+	Engine        string // auto, tree, bucket, dense, parallel (not RBMs: dense is the automatic choice above model.UseDense's threshold, parallel its partitioned form); auto, dense, parallel (RBM)
 	EngineThreads int    // sections of the parallel engine (0: auto)
 	CPUs          []int  // CPUs the parallel engine may pin its workers to
 	// Mix is the hybrid sampler's cycle (Metropolis sweeps, SARDONICS
