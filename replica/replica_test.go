@@ -126,7 +126,7 @@ const groundTol = 1e-6
 // by enumeration of the Ising form.
 func groundLevel(m *model.Model, beta float64) (eMin, p float64) {
 	var es []float64
-	stattest.Enumerate(m.Ising.N, func(s []int8) { es = append(es, m.Ising.Energy(s)) })
+	stattest.Enumerate(m.Sparse().N, func(s []int8) { es = append(es, m.Sparse().Energy(s)) })
 	eMin = slices.Min(es)
 	var z, zg float64
 	for _, e := range es {
