@@ -33,7 +33,7 @@ func threshold(p float64) uint64 {
 
 // checkArgs validates beta and the initial state and returns a copy of it.
 func checkArgs(m *model.Model, beta float64, init []int8) ([]int8, error) {
-	if m == nil || m.Ising == nil && m.Dense == nil {
+	if m == nil || m.Ising == nil && m.Dense == nil && m.RBM == nil {
 		return nil, errors.New("baseline: nil model")
 	}
 	if math.IsNaN(beta) || math.IsInf(beta, 0) || beta < 0 {

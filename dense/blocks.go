@@ -116,18 +116,35 @@ func (t *Table) Draw(b int, u uint64) int {
 // layer k (rowq, row, s, F, f and mask all indexed like that layer), then
 // recomputes their weights and the layer's sums: F += d rowq, f += d row,
 // and each bit's weights are tb's weights of its class, ANDed with its
-// mask (all ones for an available bit, 0 for a taken one). With rowq nil
-// it only recomputes the weights (f and row unused).
+// mask (all ones for an available bit, 0 for a taken one). With row nil
+// only F changes (f unused); with rowq nil it only recomputes the weights
+// (f and row unused).
 func (t *Table) Update(k int, tb *Bias, s []int8, F []int32, f []float64, mask []uint32, rowq []int32, row []float64, d int32) {
 	lo, hi, bs0, bs1 := t.span(k)
 	n := hi - lo
 	s, F, mask = s[:n], F[:n], mask[:n]
 	w0, w1 := t.W[0][lo:hi], t.W[1][lo:hi]
-	if rowq != nil {
-		updateLayer(useAVX2, tb, s, F, f[:n], mask, rowq[:n], row[:n], w0, w1, d, bs0, bs1)
-	} else {
+	if rowq == nil {
 		weighLayer(useAVX2, tb, s, F, mask, w0, w1, bs0, bs1)
+	} else {
+		updateLayer(useAVX2, tb, s, F, f, mask, rowq[:n], row, w0, w1, d, bs0, bs1)
 	}
+	t.sum(k, bs0, bs1)
+}
+
+// UpdateFix is Update with the fixed-point couplings rounded from row on
+// the fly: F += d round(row scale) (ties to even; Quant.Fix of row for
+// scale = Quant.Scale), f += d row. A kernel reads each float64 coupling
+// once for both fields.
+func (t *Table) UpdateFix(k int, tb *Bias, s []int8, F []int32, f []float64, mask []uint32, row []float64, scale float64, d int32) {
+	lo, hi, bs0, bs1 := t.span(k)
+	n := hi - lo
+	updateFixLayer(useAVX2, tb, s[:n], F[:n], f[:n], mask[:n], row[:n], scale, t.W[0][lo:hi], t.W[1][lo:hi], d, bs0, bs1)
+	t.sum(k, bs0, bs1)
+}
+
+// sum sets layer k's sums from its block sums.
+func (t *Table) sum(k int, bs0, bs1 []uint64) {
 	var z0, z1 uint64
 	for bl := range bs0 {
 		z0 += bs0[bl]
@@ -136,26 +153,21 @@ func (t *Table) Update(k int, tb *Bias, s []int8, F []int32, f []float64, mask [
 	t.Sum[k] = [2]uint64{z0, z1}
 }
 
-// updateLayer is the hot loop of both RBM engines (Update of one layer,
-// writing its block sums to bs0, bs1): the AVX2 kernel on the first
-// multiple of 8 bits when avx, the Go loop on the rest.
-func updateLayer(avx bool, tb *Bias, s []int8, F []int32, f []float64, mask []uint32, rowq []int32, row []float64, w0, w1 []uint32, d int32, bs0, bs1 []uint64) {
-	n := len(F)
-	s, f, mask, rowq, row, w0, w1 = s[:n], f[:n], mask[:n], rowq[:n], row[:n], w0[:n], w1[:n]
+// overLayer runs one pass of the hot loop over a layer of n bits, writing
+// its block sums to bs0, bs1: asm(a), the AVX2 kernel, on the first a
+// bits (a multiple of 8) when avx, then block(a, b), the Go loop returning
+// the sums of bits [a, b), on the rest, one block at a time.
+func overLayer(avx bool, n int, bs0, bs1 []uint64, asm func(a int), block func(a, b int) (z0, z1 uint64)) {
 	a := 0
 	if avx && n >= 8 {
 		a = n &^ 7
-		neg := uint64(0)
-		if d < 0 {
-			neg = 1 << 63
-		}
 		_, _ = bs0[(a-1)/BlockBits], bs1[(a-1)/BlockBits]
-		updateAVX2(&tb.Pairs, uint64(tb.Shift&31), &s[0], &F[0], &f[0], &mask[0], &rowq[0], &row[0], &w0[0], &w1[0], a, d, neg, &bs0[0], &bs1[0])
+		asm(a)
 	}
 	for a < n {
 		bl := a / BlockBits
 		b := min((bl+1)*BlockBits, n)
-		y0, y1 := updateGo(&tb.W[0], &tb.W[1], tb.Shift&31, s[a:b], F[a:b], f[a:b], mask[a:b], rowq[a:b], row[a:b], w0[a:b], w1[a:b], d, float64(d))
+		y0, y1 := block(a, b)
 		if a%BlockBits != 0 { // the kernel did the start of this block
 			y0 += bs0[bl]
 			y1 += bs1[bl]
@@ -165,49 +177,66 @@ func updateLayer(avx bool, tb *Bias, s []int8, F []int32, f []float64, mask []ui
 	}
 }
 
+// updateLayer is the hot loop of both RBM engines (Update of one layer,
+// writing its block sums to bs0, bs1). With row nil, f is left alone.
+func updateLayer(avx bool, tb *Bias, s []int8, F []int32, f []float64, mask []uint32, rowq []int32, row []float64, w0, w1 []uint32, d int32, bs0, bs1 []uint64) {
+	n := len(F)
+	s, mask, rowq, w0, w1 = s[:n], mask[:n], rowq[:n], w0[:n], w1[:n]
+	var pf, prow *float64 // nil: no float64 fields
+	if row != nil {
+		f, row = f[:n], row[:n]
+		if n > 0 {
+			pf, prow = &f[0], &row[0]
+		}
+	}
+	neg := signBit(d)
+	overLayer(avx, n, bs0, bs1, func(a int) {
+		updateAVX2(&tb.Pairs, uint64(tb.Shift&31), &s[0], &F[0], pf, &mask[0], &w0[0], &w1[0], a, neg, &bs0[0], &bs1[0], &rowq[0], prow, d)
+	}, func(a, b int) (uint64, uint64) {
+		if row == nil {
+			AddRow(F[a:b], nil, rowq[a:b], nil, d)
+		} else {
+			AddRow(F[a:b], f[a:b], rowq[a:b], row[a:b], d)
+		}
+		return weighGo(&tb.W[0], &tb.W[1], tb.Shift&31, s[a:b], F[a:b], mask[a:b], w0[a:b], w1[a:b])
+	})
+}
+
+// updateFixLayer is updateLayer with rowq = round(row scale) (UpdateFix).
+func updateFixLayer(avx bool, tb *Bias, s []int8, F []int32, f []float64, mask []uint32, row []float64, scale float64, w0, w1 []uint32, d int32, bs0, bs1 []uint64) {
+	n := len(F)
+	s, f, mask, row, w0, w1 = s[:n], f[:n], mask[:n], row[:n], w0[:n], w1[:n]
+	neg := signBit(d)
+	overLayer(avx, n, bs0, bs1, func(a int) {
+		updateFixAVX2(&tb.Pairs, uint64(tb.Shift&31), &s[0], &F[0], &f[0], &mask[0], &w0[0], &w1[0], a, neg, &bs0[0], &bs1[0], &row[0], scale)
+	}, func(a, b int) (uint64, uint64) {
+		addRowFix(F[a:b], f[a:b], row[a:b], scale, d)
+		return weighGo(&tb.W[0], &tb.W[1], tb.Shift&31, s[a:b], F[a:b], mask[a:b], w0[a:b], w1[a:b])
+	})
+}
+
 // weighLayer is updateLayer without a field change.
 func weighLayer(avx bool, tb *Bias, s []int8, F []int32, mask []uint32, w0, w1 []uint32, bs0, bs1 []uint64) {
 	n := len(F)
 	s, mask, w0, w1 = s[:n], mask[:n], w0[:n], w1[:n]
-	a := 0
-	if avx && n >= 8 {
-		a = n &^ 7
-		_, _ = bs0[(a-1)/BlockBits], bs1[(a-1)/BlockBits]
+	overLayer(avx, n, bs0, bs1, func(a int) {
 		weighAVX2(&tb.Pairs, uint64(tb.Shift&31), &s[0], &F[0], &mask[0], &w0[0], &w1[0], a, &bs0[0], &bs1[0])
-	}
-	for a < n {
-		bl := a / BlockBits
-		b := min((bl+1)*BlockBits, n)
-		y0, y1 := weighGo(&tb.W[0], &tb.W[1], tb.Shift&31, s[a:b], F[a:b], mask[a:b], w0[a:b], w1[a:b])
-		if a%BlockBits != 0 {
-			y0 += bs0[bl]
-			y1 += bs1[bl]
-		}
-		bs0[bl], bs1[bl] = y0, y1
-		a = b
-	}
+	}, func(a, b int) (uint64, uint64) {
+		return weighGo(&tb.W[0], &tb.W[1], tb.Shift&31, s[a:b], F[a:b], mask[a:b], w0[a:b], w1[a:b])
+	})
 }
 
-// updateGo is updateLayer in Go, on bits of one block.
-func updateGo(t0, t1 *[Classes]uint32, sh uint, s []int8, F []int32, f []float64, mask []uint32, rowq []int32, row []float64, w0, w1 []uint32, d int32, df float64) (z0, z1 uint64) {
-	n := len(F)
-	s, f, mask, rowq, row, w0, w1 = s[:n], f[:n], mask[:n], rowq[:n], row[:n], w0[:n], w1[:n]
-	for j := range F {
-		x := F[j] + d*rowq[j]
-		F[j] = x
-		f[j] += df * row[j]
-		c := (int32(s[j]) * x) >> sh
-		c = min(max(c, -halfClasses), halfClasses-1) + halfClasses
-		m := mask[j]
-		a, b := t0[c&(Classes-1)]&m, t1[c&(Classes-1)]&m
-		w0[j], w1[j] = a, b
-		z0 += uint64(a)
-		z1 += uint64(b)
+// signBit is the float64 sign bit for d < 0, else 0: XORed into a row, it
+// multiplies it by d = +-1 exactly.
+func signBit(d int32) uint64 {
+	if d < 0 {
+		return 1 << 63
 	}
-	return z0, z1
+	return 0
 }
 
-// weighGo is weighLayer in Go, on bits of one block.
+// weighGo computes the weights of bits of one block from their fields (the
+// Go loop of every kernel) and returns their sums.
 func weighGo(t0, t1 *[Classes]uint32, sh uint, s []int8, F []int32, mask []uint32, w0, w1 []uint32) (z0, z1 uint64) {
 	n := len(F)
 	s, mask, w0, w1 = s[:n], mask[:n], w0[:n], w1[:n]

@@ -16,18 +16,46 @@ import (
 // and never need it.
 const RefreshEvery = 10000
 
+// CompactFrom is the number of weights V H from which an engine keeps
+// only the fixed-point transpose of W (compact: 4 bytes per weight of its
+// own, besides the model's float64 W), not also W in fixed point and the
+// float64 transpose (16 bytes per weight of its own). Both give the same
+// bits. The compact engine pays for its lazy visible fields (see Engine)
+// with chains of dependent additions where the full one makes vector
+// updates: a loss where the matrices fit the caches, about even where
+// they do not (BenchmarkChain). Tests lower it.
+var CompactFrom = 1 << 22
+
 // Engine is the dense RBM engine. The zero value is not usable; call New.
+//
+// Its matrices are the model's W (float64, shared) and the fixed-point
+// transpose q.WT (int32). A compact engine (CompactFrom) has no others: a
+// visible flip reads its row of W for both of the hidden layer's fields
+// (rounding the fixed-point couplings on the fly), and a hidden flip
+// changes the visible fixed-point fields by its row of WT and only logs
+// itself for the visible float64 fields (hflips). Otherwise qw and wt
+// give both directions a row of each kind.
 type Engine struct {
 	nv, nh int
 	q      *Quant
 	w      []float64 // V x H, row-major: the model's W (shared, read only)
-	wt     []float64 // H x V, the transpose
+	qw     []int32   // V x H: W in fixed point; nil in a compact engine
+	wt     []float64 // H x V: the transpose of W; nil in a compact engine
 	b, c   []float64
 	s      []int8
 	F      []int32   // fixed-point fields (exact), visible then hidden
-	field  []float64 // visible: b_i + W_i.h; hidden: c_j + v.W_:j (for the energy)
-	t      *Table    // pick weights, visible layer first
-	mask   []uint32  // all ones for an available bit, 0 for a taken one
+	field  []float64 // visible: b_i + W_i.h as of hflips[:upto[i]]; hidden: c_j + v.W_:j (for the energy)
+	// hflips are a compact engine's hidden flips since the last refresh,
+	// 2j for h_j 0 -> 1 and 2j+1 for 1 -> 0, and visible field i has added
+	// those of hflips[:upto[i]]. A visible field is caught up
+	// (visibleField) only when it is read, by the same float64 additions
+	// in the same order as an update at every flip makes, so with the
+	// same bits; the couplings come from its own row of W, no transpose.
+	hflips []int32
+	upto   []int32
+	act    []int32  // scratch: the active hidden units, for refresh
+	t      *Table   // pick weights, visible layer first
+	mask   []uint32 // all ones for an available bit, 0 for a taken one
 	gamma  [2]float64
 	wf     saw.Weight
 	bias   *Bias
@@ -54,7 +82,7 @@ func New(r *model.RBM, init []int8) *Engine {
 		nv: r.V, nh: r.H,
 		q:     NewQuant(r),
 		w:     r.W, // read only: the model's own matrix is not copied
-		wt:    make([]float64, len(r.W)),
+		upto:  make([]int32, r.V),
 		b:     append([]float64(nil), r.B...),
 		c:     append([]float64(nil), r.C...),
 		s:     make([]int8, n),
@@ -64,7 +92,11 @@ func New(r *model.RBM, init []int8) *Engine {
 		mask:  make([]uint32, n),
 		gamma: [2]float64{1, 1},
 	}
-	Transpose(e.wt, r.W, r.V, r.H)
+	if r.V*r.H < CompactFrom {
+		e.qw, e.wt = make([]int32, len(r.W)), make([]float64, len(r.W))
+		Transpose(e.qw, e.q.WT, r.H, r.V)
+		Transpose(e.wt, r.W, r.V, r.H)
+	}
 	for i := range e.mask {
 		e.mask[i] = ^uint32(0)
 	}
@@ -116,27 +148,53 @@ func (e *Engine) SetSpins(s []int8) {
 }
 
 // refresh recomputes the float64 fields and the energy from scratch: the
-// bias plus the rows of the active bits of the other layer, added in
-// index order (row by row, so no branch on a spin in the inner loop).
+// bias plus the couplings of the active bits of the other layer, added in
+// index order. One pass over the rows of W: a visible field sums its row
+// at the active hidden units (four rows at once, each its own chain of
+// additions), and an active visible unit's row is added to the hidden
+// fields.
 func (e *Engine) refresh() {
-	nv, nh := e.nv, e.nh
+	nv := e.nv
 	fv, fh := e.field[:nv], e.field[nv:]
-	copy(fv, e.b)
+	act := e.act[:0]
+	for j, x := range e.s[nv:] {
+		if x > 0 {
+			act = append(act, int32(j))
+		}
+	}
+	e.act = act
 	copy(fh, e.c)
-	for j := 0; j < nh; j++ {
-		if e.s[nv+j] > 0 {
-			for i, x := range e.wt[j*nv : (j+1)*nv] {
-				fv[i] += x
+	for i0 := 0; i0 < nv; i0 += 4 {
+		i1 := min(i0+4, nv)
+		if i1-i0 == 4 {
+			r0, r1, r2, r3 := e.row(i0), e.row(i0+1), e.row(i0+2), e.row(i0+3)
+			f0, f1, f2, f3 := e.b[i0], e.b[i0+1], e.b[i0+2], e.b[i0+3]
+			for _, j := range act {
+				f0 += r0[j]
+				f1 += r1[j]
+				f2 += r2[j]
+				f3 += r3[j]
+			}
+			fv[i0], fv[i0+1], fv[i0+2], fv[i0+3] = f0, f1, f2, f3
+		} else {
+			for i := i0; i < i1; i++ {
+				f, r := e.b[i], e.row(i)
+				for _, j := range act {
+					f += r[j]
+				}
+				fv[i] = f
+			}
+		}
+		for i := i0; i < i1; i++ {
+			if e.s[i] > 0 {
+				for j, x := range e.row(i) {
+					fh[j] += x
+				}
 			}
 		}
 	}
-	for i := 0; i < nv; i++ {
-		if e.s[i] > 0 {
-			for j, x := range e.w[i*nh : (i+1)*nh] {
-				fh[j] += x
-			}
-		}
-	}
+	e.hflips = e.hflips[:0]
+	clear(e.upto)
 	en := 0.0
 	for j, f := range fh {
 		if e.s[nv+j] > 0 {
@@ -178,53 +236,114 @@ func (e *Engine) prepare() {
 	}
 }
 
-// rows returns bit l's couplings to the other layer (fixed point and
-// float64), the other layer's index and its range.
-func (e *Engine) rows(l int) (rowq []int32, row []float64, k, lo, hi int) {
-	nv, nh := e.nv, e.nh
-	if l < nv {
-		return e.q.W[l*nh : (l+1)*nh], e.w[l*nh : (l+1)*nh], 1, nv, nv + nh
+// row is visible unit i's couplings W_i. (float64).
+func (e *Engine) row(i int) []float64 { return e.w[i*e.nh : (i+1)*e.nh] }
+
+// rowT is hidden unit j's fixed-point couplings (a row of WT).
+func (e *Engine) rowT(j int) []int32 { return e.q.WT[j*e.nv : (j+1)*e.nv] }
+
+// visibleField brings visible field i up to date and returns it: it adds
+// d W_ij for the logged hidden flips it has not seen, in their order.
+func (e *Engine) visibleField(i int) float64 {
+	f := e.field[i]
+	if log := e.hflips[e.upto[i]:]; len(log) > 0 {
+		r := e.row(i)
+		for _, x := range log {
+			// d W_ij, d = -1 for an odd entry: a sign flip, exact.
+			f += math.Float64frombits(math.Float64bits(r[x>>1]) ^ uint64(x&1)<<63)
+		}
+		e.field[i] = f
+		e.upto[i] = int32(len(e.hflips))
 	}
-	j := l - nv
-	return e.q.WT[j*nv : (j+1)*nv], e.wt[j*nv : (j+1)*nv], 0, 0, nv
+	return f
 }
 
-// flipSpin flips bit l's spin and updates the energy; it returns the
-// change of x_l (+1 or -1).
-func (e *Engine) flipSpin(l int) int32 {
+// fields brings every visible field up to date and returns all the float64
+// fields.
+func (e *Engine) fields() []float64 {
+	for i := range e.nv {
+		e.visibleField(i)
+	}
+	return e.field
+}
+
+// flipSpin flips bit l's spin and updates the energy. A hidden flip is
+// logged for the visible fields. Callers update the other layer first: a
+// visible field is caught up from its row of W, which that has just
+// brought into the cache.
+func (e *Engine) flipSpin(l int) {
 	sl := e.s[l]
-	e.e += float64(sl) * e.field[l]
+	if l < e.nv {
+		e.e += float64(sl) * e.visibleField(l)
+	} else {
+		e.e += float64(sl) * e.field[l]
+		if e.wt == nil {
+			e.hflips = append(e.hflips, int32(2*(l-e.nv))+int32(sl+1)>>1)
+		}
+	}
 	e.s[l] = -sl
 	e.since++
-	return int32(-sl)
 }
 
 // flipWeighed flips bit l and updates the other layer's fields, weights and
 // sums.
 func (e *Engine) flipWeighed(l int) {
-	d := e.flipSpin(l)
-	rowq, row, k, lo, hi := e.rows(l)
-	e.t.Update(k, e.bias, e.s[lo:hi], e.F[lo:hi], e.field[lo:hi], e.mask[lo:hi], rowq, row, d)
+	nv, nh, d := e.nv, e.nh, int32(-e.s[l])
+	switch j := l - nv; {
+	case e.wt != nil && l < nv:
+		e.t.Update(1, e.bias, e.s[nv:], e.F[nv:], e.field[nv:], e.mask[nv:], e.qw[l*nh:(l+1)*nh], e.row(l), d)
+	case e.wt != nil:
+		e.t.Update(0, e.bias, e.s[:nv], e.F[:nv], e.field[:nv], e.mask[:nv], e.rowT(j), e.wt[j*nv:(j+1)*nv], d)
+	case l < nv:
+		e.t.UpdateFix(1, e.bias, e.s[nv:], e.F[nv:], e.field[nv:], e.mask[nv:], e.row(l), e.q.Scale, d)
+	default:
+		e.t.Update(0, e.bias, e.s[:nv], e.F[:nv], nil, e.mask[:nv], e.rowT(j), nil, d)
+	}
+	e.flipSpin(l)
 }
 
 // flipFields flips bit l and updates the other layer's fields only (the
 // weights become stale).
 func (e *Engine) flipFields(l int) {
-	d := e.flipSpin(l)
-	rowq, row, _, lo, hi := e.rows(l)
-	AddRow(e.F[lo:hi], e.field[lo:hi], rowq, row, d)
+	nv, nh, d := e.nv, e.nh, int32(-e.s[l])
+	switch j := l - nv; {
+	case e.wt != nil && l < nv:
+		AddRow(e.F[nv:], e.field[nv:], e.qw[l*nh:(l+1)*nh], e.row(l), d)
+	case e.wt != nil:
+		AddRow(e.F[:nv], e.field[:nv], e.rowT(j), e.wt[j*nv:(j+1)*nv], d)
+	case l < nv:
+		addRowFix(e.F[nv:], e.field[nv:], e.row(l), e.q.Scale, d)
+	default:
+		AddRow(e.F[:nv], nil, e.rowT(j), nil, d)
+	}
+	e.flipSpin(l)
 	e.stale = true
 }
 
 // AddRow adds d times a row of couplings to fields: the fixed-point row
-// rowq to F, the float64 row to f (a flip's change of the other layer's
-// fields, without the weights).
+// rowq to F, the float64 row to f unless row is nil (a flip's change of
+// the other layer's fields, without the weights).
 func AddRow(F []int32, f []float64, rowq []int32, row []float64, d int32) {
-	F, f, row = F[:len(rowq)], f[:len(rowq)], row[:len(rowq)]
-	df := float64(d)
+	F = F[:len(rowq)]
 	for j, x := range rowq {
 		F[j] += d * x
-		f[j] += df * row[j]
+	}
+	if row != nil {
+		f, row = f[:len(rowq)], row[:len(rowq)]
+		df := float64(d)
+		for j, x := range row {
+			f[j] += df * x
+		}
+	}
+}
+
+// addRowFix is AddRow with rowq = round(row scale) (see Table.UpdateFix).
+func addRowFix(F []int32, f []float64, row []float64, scale float64, d int32) {
+	F, f = F[:len(row)], f[:len(row)]
+	df := float64(d)
+	for j, x := range row {
+		F[j] += fixBy(df*x, scale)
+		f[j] += df * x
 	}
 }
 

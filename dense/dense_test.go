@@ -159,7 +159,7 @@ func TestDrift(t *testing.T) {
 		t.Fatalf("%d flips since the last refresh (expected 1..%d)", d.since, RefreshEvery-1)
 	}
 	fresh := New(m, d.Spins())
-	for i, f := range d.field {
+	for i, f := range d.fields() {
 		if math.Abs(f-fresh.field[i]) > 1e-9 {
 			t.Fatalf("field %d drifted: %g (from scratch %g)", i, f, fresh.field[i])
 		}

@@ -14,7 +14,7 @@ import (
 func (e *Engine) AppendState(b []byte) []byte {
 	w := state.Writer{B: b}
 	w.Int8s(e.s)
-	w.Float64s(e.field)
+	w.Float64s(e.fields())
 	w.Float64(e.e)
 	w.Int64(int64(e.since))
 	return w.B
@@ -38,6 +38,8 @@ func (e *Engine) RestoreState(b []byte) error {
 	}
 	copy(e.s, s)
 	copy(e.field, f)
+	e.hflips = e.hflips[:0] // the fields are up to date
+	clear(e.upto)
 	e.q.Fields(e.s, e.F)
 	e.e, e.since = en, int(since)
 	e.stale = true

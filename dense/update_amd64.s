@@ -83,38 +83,70 @@
 	VPXOR Y6, Y6, Y6 \
 	VPXOR Y7, Y7, Y7
 
-// func updateAVX2(pairs *[Classes]uint64, sh uint64, s *int8, F *int32, f *float64, mask *uint32, rowq *int32, row *float64, w0, w1 *uint32, n int, d int32, neg uint64, bs0, bs1 *uint64)
-TEXT ·updateAVX2(SB), NOSPLIT, $0-120
-	MOVQ pairs+0(FP), AX
-	VMOVQ sh+8(FP), X2
-	MOVQ s+16(FP), CX
-	MOVQ F+24(FP), DX
-	MOVQ f+32(FP), SI
-	MOVQ mask+40(FP), DI
-	MOVQ rowq+48(FP), R8
-	MOVQ row+56(FP), R9
-	MOVQ w0+64(FP), R10
-	MOVQ w1+72(FP), R11
-	MOVQ n+80(FP), R12
-	MOVL d+88(FP), R14
+// UPDATE_ARGS loads the arguments that updateAVX2 and updateFixAVX2 share
+// (the first ones of both: the same offsets), Y1 the sign bit of d.
+#define UPDATE_ARGS \
+	MOVQ pairs+0(FP), AX \
+	VMOVQ sh+8(FP), X2 \
+	MOVQ s+16(FP), CX \
+	MOVQ F+24(FP), DX \
+	MOVQ f+32(FP), SI \
+	MOVQ mask+40(FP), DI \
+	MOVQ w0+48(FP), R10 \
+	MOVQ w1+56(FP), R11 \
+	MOVQ n+64(FP), R12 \
+	MOVQ neg+72(FP), R14 \
+	VMOVQ R14, X1 \
+	VPBROADCASTQ X1, Y1 \
+	MOVQ bs0+80(FP), BX \
+	MOVQ bs1+88(FP), R15
+
+// START begins a kernel's loop at bit 0, or returns for n = 0.
+#define START(done) \
+	SETUP_CONSTS \
+	XORQ R13, R13 \
+	TESTQ R12, R12 \
+	JEQ done
+
+// ADD_ROWQ: F += d rowq for 8 bits (Y0: d in each lane).
+#define ADD_ROWQ \
+	VMOVDQU (R8)(R13*4), Y9 \
+	VPSIGND Y0, Y9, Y9 \
+	VPADDD (DX)(R13*4), Y9, Y9 \
+	VMOVDQU Y9, (DX)(R13*4)
+
+// NEXT ends an iteration of a kernel's loop: it moves to the next 8 bits,
+// flushes the sums at the end of each block and, after the last bits, of
+// the last (shorter) block, and returns.
+#define NEXT(loop, cont, done) \
+	ADDQ $8, R13 \
+	TESTQ $63, R13 \
+	JNE cont \
+	FLUSH \
+cont: \
+	CMPQ R13, R12 \
+	JLT loop \
+	TESTQ $63, R13 \
+	JEQ done \
+	FLUSH \
+done: \
+	VZEROUPPER \
+	RET
+
+// func updateAVX2(pairs *[Classes]uint64, sh uint64, s *int8, F *int32, f *float64, mask *uint32, w0, w1 *uint32, n int, neg uint64, bs0, bs1 *uint64, rowq *int32, row *float64, d int32)
+TEXT ·updateAVX2(SB), NOSPLIT, $0-116
+	UPDATE_ARGS
+	MOVQ rowq+96(FP), R8
+	MOVQ row+104(FP), R9
+	MOVL d+112(FP), R14
 	VMOVD R14, X0
 	VPBROADCASTD X0, Y0
-	MOVQ neg+96(FP), R14
-	VMOVQ R14, X1
-	VPBROADCASTQ X1, Y1
-	MOVQ bs0+104(FP), BX
-	MOVQ bs1+112(FP), R15
-	SETUP_CONSTS
-	XORQ R13, R13
-	TESTQ R12, R12
-	JEQ udone
+	START(udone)
+	TESTQ R9, R9
+	JEQ qloop // row nil: no float64 fields
 
 uloop:
-	// F += d rowq
-	VMOVDQU (R8)(R13*4), Y9
-	VPSIGND Y0, Y9, Y9
-	VPADDD (DX)(R13*4), Y9, Y9
-	VMOVDQU Y9, (DX)(R13*4)
+	ADD_ROWQ
 	// f += d row (d row is exact: a sign flip)
 	VXORPD (R9)(R13*8), Y1, Y10
 	VADDPD (SI)(R13*8), Y10, Y10
@@ -123,21 +155,43 @@ uloop:
 	VADDPD 32(SI)(R13*8), Y11, Y11
 	VMOVUPD Y11, 32(SI)(R13*8)
 	WEIGH
-	ADDQ $8, R13
-	TESTQ $63, R13
-	JNE ucont
-	FLUSH
+	NEXT(uloop, ucont, udone)
 
-ucont:
-	CMPQ R13, R12
-	JLT uloop
-	TESTQ $63, R13
-	JEQ udone
-	FLUSH
+qloop:
+	ADD_ROWQ
+	WEIGH
+	NEXT(qloop, qcont, qdone)
 
-udone:
-	VZEROUPPER
-	RET
+// updateFixAVX2 is updateAVX2 with rowq = round(row scale), ties to even
+// (VCVTPD2DQ under Go's MXCSR, round to nearest even). Y0 holds scale;
+// the rounding is of d row (d row scale is exact), which is d rowq, since
+// rounding to even is odd-symmetric.
+// func updateFixAVX2(pairs *[Classes]uint64, sh uint64, s *int8, F *int32, f *float64, mask *uint32, w0, w1 *uint32, n int, neg uint64, bs0, bs1 *uint64, row *float64, scale float64)
+TEXT ·updateFixAVX2(SB), NOSPLIT, $0-112
+	UPDATE_ARGS
+	MOVQ row+96(FP), R9
+	VBROADCASTSD scale+104(FP), Y0
+	START(fdone)
+
+floop:
+	// d row, exact: a sign flip
+	VXORPD (R9)(R13*8), Y1, Y10
+	VXORPD 32(R9)(R13*8), Y1, Y11
+	// F += round(d row scale)
+	VMULPD Y0, Y10, Y12
+	VMULPD Y0, Y11, Y13
+	VCVTPD2DQY Y12, X12
+	VCVTPD2DQY Y13, X13
+	VINSERTI128 $1, X13, Y12, Y9
+	VPADDD (DX)(R13*4), Y9, Y9
+	VMOVDQU Y9, (DX)(R13*4)
+	// f += d row
+	VADDPD (SI)(R13*8), Y10, Y10
+	VMOVUPD Y10, (SI)(R13*8)
+	VADDPD 32(SI)(R13*8), Y11, Y11
+	VMOVUPD Y11, 32(SI)(R13*8)
+	WEIGH
+	NEXT(floop, fcont, fdone)
 
 // func weighAVX2(pairs *[Classes]uint64, sh uint64, s *int8, F *int32, mask *uint32, w0, w1 *uint32, n int, bs0, bs1 *uint64)
 TEXT ·weighAVX2(SB), NOSPLIT, $0-80
@@ -151,26 +205,9 @@ TEXT ·weighAVX2(SB), NOSPLIT, $0-80
 	MOVQ n+56(FP), R12
 	MOVQ bs0+64(FP), BX
 	MOVQ bs1+72(FP), R15
-	SETUP_CONSTS
-	XORQ R13, R13
-	TESTQ R12, R12
-	JEQ wdone
+	START(wdone)
 
 wloop:
 	VMOVDQU (DX)(R13*4), Y9
 	WEIGH
-	ADDQ $8, R13
-	TESTQ $63, R13
-	JNE wcont
-	FLUSH
-
-wcont:
-	CMPQ R13, R12
-	JLT wloop
-	TESTQ $63, R13
-	JEQ wdone
-	FLUSH
-
-wdone:
-	VZEROUPPER
-	RET
+	NEXT(wloop, wcont, wdone)

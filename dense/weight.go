@@ -16,13 +16,18 @@ import (
 // were reached (no drift, no refresh). Only the pick weights use it; the
 // energy uses the float64 model. Read-only once built: engines and
 // sections share one.
+//
+// Only the transpose WT is stored: a visible unit's row of fixed-point
+// couplings is rounded from the model's float64 row when it is used
+// (Scale, Table.UpdateFix), which the engine reads anyway, so that the
+// matrix costs 4 bytes per weight instead of 8.
 type Quant struct {
-	V, H int
-	S    int     // scale exponent
-	W    []int32 // V x H, row-major: round(2^S W_ij); nil in a scale-only Quant
-	WT   []int32 // H x V: the transpose; nil in a scale-only Quant
-	B, C []int32 // round(2^S b_i), round(2^S c_j)
-	src  []float64
+	V, H  int
+	S     int     // scale exponent
+	Scale float64 // 2^S: Fix(x) = round(x Scale), ties to even
+	WT    []int32 // H x V, row-major: round(2^S W_ij) at j*V+i; nil in a scale-only Quant
+	B, C  []int32 // round(2^S b_i), round(2^S c_j)
+	src   []float64
 }
 
 // maxField bounds a fixed-point field (a sum of at most V or H couplings
@@ -32,17 +37,18 @@ const maxField = 1 << 30
 // NewQuant returns the fixed-point form of r.
 func NewQuant(r *model.RBM) *Quant {
 	q := NewQuantScale(r)
-	q.W, q.WT = make([]int32, len(r.W)), make([]int32, len(r.W))
-	for i := 0; i < r.V; i++ {
-		for j, x := range r.W[i*r.H : (i+1)*r.H] {
-			q.W[i*r.H+j] = q.Fix(x)
+	q.WT = make([]int32, len(r.W))
+	tiles(r.V, r.H, func(i0, i1, j0, j1 int) {
+		for i := i0; i < i1; i++ {
+			for j, x := range r.W[i*r.H+j0 : i*r.H+j1] {
+				q.WT[(j0+j)*r.V+i] = q.Fix(x)
+			}
 		}
-	}
-	Transpose(q.WT, q.W, r.V, r.H)
+	})
 	return q
 }
 
-// NewQuantScale is NewQuant without the matrices W and WT: the scale, the
+// NewQuantScale is NewQuant without the matrix WT: the scale, the
 // biases in fixed point, and the model's own matrix (not copied, read
 // only), from which Coupling rounds a coupling when asked. The parallel
 // engine builds it and gives each section its own slices of the
@@ -71,7 +77,7 @@ func NewQuantScale(r *model.RBM) *Quant {
 	for S > -1000 && math.Ldexp(big, S) >= room {
 		S--
 	}
-	q := &Quant{V: r.V, H: r.H, S: S, B: make([]int32, r.V), C: make([]int32, r.H), src: r.W}
+	q := &Quant{V: r.V, H: r.H, S: S, Scale: math.Ldexp(1, S), B: make([]int32, r.V), C: make([]int32, r.H), src: r.W}
 	for i := range q.B {
 		q.B[i] = q.Fix(r.B[i])
 	}
@@ -81,24 +87,39 @@ func NewQuantScale(r *model.RBM) *Quant {
 	return q
 }
 
-// Fix is x in fixed point: round(2^S x), ties to even.
+// Fix is x in fixed point: round(2^S x), ties to even. It equals
+// fixBy(x, q.Scale), the form the kernels compute (TestFixByScale).
 func (q *Quant) Fix(x float64) int32 { return int32(math.RoundToEven(math.Ldexp(x, q.S))) }
+
+// fixBy is round(x scale), ties to even: Fix when scale = 2^S (S >= -1000,
+// so 2^S is a normal float64 and the product is x 2^S correctly rounded,
+// as Ldexp's: exact unless below 2^-1022, which rounds to 0 either way).
+// NewQuantScale keeps every coupling's |x 2^S| below 2^30, so the
+// conversion never overflows. round(-y) = -round(y), so fixBy(-x) =
+// -fixBy(x): the kernels round d row for a flip d = +-1.
+func fixBy(x, scale float64) int32 { return int32(math.RoundToEven(x * scale)) }
+
+// tiles calls f on the 64 x 64 tiles [i0, i1) x [j0, j1) of a rows x cols
+// matrix: a transposition tile by tile keeps both sides in cache.
+func tiles(rows, cols int, f func(i0, i1, j0, j1 int)) {
+	const tile = 64
+	for i0 := 0; i0 < rows; i0 += tile {
+		for j0 := 0; j0 < cols; j0 += tile {
+			f(i0, min(i0+tile, rows), j0, min(j0+tile, cols))
+		}
+	}
+}
 
 // Transpose writes the transpose of a (rows x cols, row-major) into t
 // (cols x rows), in tiles that keep both sides in cache.
 func Transpose[T int32 | float64](t, a []T, rows, cols int) {
-	const tile = 64
-	for i0 := 0; i0 < rows; i0 += tile {
-		i1 := min(i0+tile, rows)
-		for j0 := 0; j0 < cols; j0 += tile {
-			j1 := min(j0+tile, cols)
-			for i := i0; i < i1; i++ {
-				for j := j0; j < j1; j++ {
-					t[j*rows+i] = a[i*cols+j]
-				}
+	tiles(rows, cols, func(i0, i1, j0, j1 int) {
+		for i := i0; i < i1; i++ {
+			for j := j0; j < j1; j++ {
+				t[j*rows+i] = a[i*cols+j]
 			}
 		}
-	}
+	})
 }
 
 // Coupling is the fixed-point coupling between bits a and b (visible then
@@ -107,31 +128,29 @@ func (q *Quant) Coupling(a, b int) int32 {
 	if a > b {
 		a, b = b, a
 	}
-	if q.W == nil {
+	if q.WT == nil {
 		return q.Fix(q.src[a*q.H+b-q.V])
 	}
-	return q.W[a*q.H+b-q.V]
+	return q.WT[(b-q.V)*q.V+a]
 }
 
 // Fields fills F (V+H, visible then hidden) with the fixed-point fields of
 // spins s: F_i = B_i + sum_j W_ij h_j, F_j = C_j + sum_i W_ij v_i (exact
-// integer sums, added row by row).
+// integer sums, so in any order: both from one pass over the rows of WT).
 func (q *Quant) Fields(s []int8, F []int32) {
 	nv, nh := q.V, q.H
-	Fv, Fh := F[:nv], F[nv:nv+nh]
+	Fv, Fh, sv := F[:nv], F[nv:nv+nh], s[:nv]
 	copy(Fv, q.B)
-	copy(Fh, q.C)
 	for j := 0; j < nh; j++ {
-		if s[nv+j] > 0 {
-			for i, x := range q.WT[j*nv : (j+1)*nv] {
-				Fv[i] += x
-			}
+		row := q.WT[j*nv : (j+1)*nv]
+		z := q.C[j]
+		for i, x := range row {
+			z += x * int32((sv[i]+1)>>1) // v_i = (1+s_i)/2, without a branch
 		}
-	}
-	for i := 0; i < nv; i++ {
-		if s[i] > 0 {
-			for j, x := range q.W[i*nh : (i+1)*nh] {
-				Fh[j] += x
+		Fh[j] = z
+		if s[nv+j] > 0 {
+			for i, x := range row {
+				Fv[i] += x
 			}
 		}
 	}

@@ -218,8 +218,8 @@ func enumerate(m *model.Model, beta float64, stop *control) (*Result, error) {
 			return nil, fmt.Errorf("RBM is %d x %d (expected the smaller layer to have at most %d units for exact enumeration)", r.V, r.H, MaxEnumerate)
 		}
 		res := enumerateRBM(r, beta, stop)
-		if m.Ising != nil && r.V+r.H <= MaxProbs {
-			full := enumerateIsing(m.Ising, beta, stop)
+		if r.V+r.H <= MaxProbs {
+			full := enumerateIsing(m.Sparse(), beta, stop)
 			res.EnergyDistribution = full.EnergyDistribution
 		}
 		return checkFinite(res)

@@ -202,30 +202,55 @@ func (m *Model) DenseForm() *Dense {
 	return cached(&denseForms, m.Ising, denseOf)
 }
 
-// Sparse is m's sparse (CSR) Ising form: m.Ising, or built once from the
-// dense form (cached per model). A dense model's CSR form holds only its
-// nonzero couplings.
+// Sparse is m's sparse (CSR) Ising form: m.Ising, or built once (cached
+// per model) from the dense form or the RBM. A dense model's CSR form
+// holds only its nonzero couplings.
 func (m *Model) Sparse() *Ising {
-	if m.Ising != nil || m.Dense == nil {
+	switch {
+	case m.Ising != nil:
 		return m.Ising
+	case m.Dense != nil:
+		return cached(&sparseForms, m.Dense, sparseOf)
+	case m.RBM != nil:
+		return cached(&rbmForms, m.RBM, rbmIsing)
 	}
-	return cached(&sparseForms, m.Dense, sparseOf)
+	return nil
 }
 
-var denseForms, sparseForms sync.Map // weak.Pointer[source] -> derived form
+var denseForms, sparseForms, rbmForms sync.Map // weak.Pointer[source] -> *form
 
-// cached is build(src), computed once while src lives. Models are never
+// form is a derived form, built once.
+type form[D any] struct {
+	once sync.Once
+	v    *D
+}
+
+// cached is build(src), computed once while src lives, however many
+// goroutines ask at once (the others wait: an RBM's form takes hundreds
+// of megabytes, too much to build twice). Models are never
 // modified once built.
 func cached[S, D any](forms *sync.Map, src *S, build func(*S) *D) *D {
 	k := weak.Make(src)
-	if v, ok := forms.Load(k); ok {
-		return v.(*D)
+	v, ok := forms.Load(k)
+	if !ok {
+		var loaded bool
+		if v, loaded = forms.LoadOrStore(k, new(form[D])); !loaded {
+			runtime.AddCleanup(src, func(k weak.Pointer[S]) { forms.Delete(k) }, k)
+		}
 	}
-	v, loaded := forms.LoadOrStore(k, build(src))
-	if !loaded {
-		runtime.AddCleanup(src, func(k weak.Pointer[S]) { forms.Delete(k) }, k)
+	f := v.(*form[D])
+	f.once.Do(func() { f.v = build(src) })
+	return f.v
+}
+
+// rbmIsing is r's Ising form. r passed NewRBM's checks and MaxEnergy's
+// (see rbmModel), so building it cannot fail.
+func rbmIsing(r *RBM) *Ising {
+	is, err := r.Ising()
+	if err != nil {
+		panic("model: " + err.Error())
 	}
-	return v.(*D)
+	return is
 }
 
 // denseOf is the dense form of a sparse model (N <= MaxDenseVariables).

@@ -44,7 +44,7 @@ func (m *Model) Validate() error {
 		}
 		return nil
 	}
-	is := m.Ising
+	is := m.Sparse()
 	if is == nil {
 		return fmt.Errorf("model has no Ising form")
 	}

@@ -70,7 +70,7 @@ func docIsingEnergy(m *model.Model, x []uint8) float64 {
 	for i, b := range x {
 		s[i] = int8(2*int(b) - 1)
 	}
-	return m.Ising.Energy(s)
+	return m.Sparse().Energy(s)
 }
 
 func docClose(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(a)) }

@@ -260,21 +260,15 @@ func RandomRBM(v, h int, seed uint64, scale float64) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := rbmModel(rb)
-	if err != nil {
-		return nil, err
-	}
+	m := rbmModel(rb)
 	m.Spec = fmt.Sprintf("rbm-random:V=%d,H=%d,seed=%d,scale=%s", v, h, seed, fmtFloat(scale))
 	return m, nil
 }
 
-func rbmModel(r *RBM) (*Model, error) {
-	is, err := r.Ising()
-	if err != nil {
-		return nil, err
-	}
-	return &Model{Kind: KindRBM, Ising: is, RBM: r}, nil
-}
+// rbmModel is the model of r, its Ising form left to Sparse. Building it
+// cannot fail: every constructor bounds the sum of |parameters| by
+// MaxEnergy, so its fields and offset are finite.
+func rbmModel(r *RBM) *Model { return &Model{Kind: KindRBM, RBM: r} }
 
 // normalPair returns two independent N(0,1) values by the Marsaglia polar
 // method: draw a = uniformPM, b = uniformPM (two Uint64s), s = a^2 + b^2,

@@ -19,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // canonical renders every number of a model exactly, in a fixed order.
 func canonical(w io.Writer, m *Model) {
 	bw := bufio.NewWriter(w)
-	is := m.Ising
+	is := m.Sparse()
 	fmt.Fprintf(bw, "kind %s\nn %d\noffset %s\n", m.Kind, is.N, fmtFloat(is.Offset))
 	for i, h := range is.H {
 		fmt.Fprintf(bw, "h %d %s\n", i, fmtFloat(h))

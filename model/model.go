@@ -23,9 +23,12 @@ func (k Kind) String() string {
 
 // Model is a loaded or generated model. Ising (the exact sparse Ising form)
 // is set for every model but those given as a full matrix, which set Dense
-// instead (Sparse and DenseForm derive either form from the other); RBM is
-// set for bipartite dense models, whose Ising variables are the visible
-// units followed by the hidden ones.
+// instead (Sparse and DenseForm derive either form from the other), and
+// RBMs: RBM is set for bipartite dense models, whose Ising variables are
+// the visible units followed by the hidden ones, and Sparse builds their
+// Ising form on first need (24 bytes per weight that the RBM engines never
+// read). Read the Ising form with Sparse; the field only for models known
+// to hold it.
 type Model struct {
 	Spec  string
 	Kind  Kind
@@ -48,7 +51,25 @@ func (m *Model) Variables() int {
 	if m.Ising == nil && m.Dense != nil {
 		return m.Dense.N
 	}
+	if m.Ising == nil && m.RBM != nil {
+		return m.RBM.V + m.RBM.H
+	}
 	return m.Ising.N
+}
+
+// Fields are the fields h_i of m's Ising form; for an RBM computed as its
+// Ising form would hold them (the same bits), without building the form.
+func (m *Model) Fields() []float64 {
+	switch {
+	case m.Ising != nil:
+		return m.Ising.H
+	case m.Dense != nil:
+		return m.Dense.H
+	case m.RBM != nil:
+		h, _ := m.RBM.isingFields()
+		return h
+	}
+	return nil
 }
 
 // Interactions is the number of pairwise couplings.

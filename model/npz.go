@@ -113,10 +113,7 @@ func ReadNPZ(name string, data []byte) (*Model, error) {
 	if err != nil {
 		return nil, inputErr(name, 0, "%v", err)
 	}
-	m, err := rbmModel(r)
-	if err != nil {
-		return nil, inputErr(name, 0, "%v", err)
-	}
+	m := rbmModel(r)
 	m.Spec = name
 	return m, nil
 }

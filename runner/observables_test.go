@@ -29,12 +29,12 @@ func exactObservables(m *model.Model, beta float64) exactObs {
 	n := m.Variables()
 	mi := ModelInfo(m, beta)
 	emin := math.Inf(1)
-	stattest.Enumerate(n, func(s []int8) { emin = min(emin, m.Ising.Energy(s)) })
+	stattest.Enumerate(n, func(s []int8) { emin = min(emin, m.Sparse().Energy(s)) })
 	var z, e, e2, mm, m2, am float64
-	pi, pj := summary.Pairs(m.Ising)
+	pi, pj := summary.Pairs(m.Sparse())
 	marg := make([]float64, n+len(pi))
 	stattest.Enumerate(n, func(s []int8) {
-		en := m.Ising.Energy(s)
+		en := m.Sparse().Energy(s)
 		w := math.Exp(-beta * (en - emin))
 		x := float64(sampler.SpinSum(s)) / float64(n)
 		z += w

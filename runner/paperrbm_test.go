@@ -42,7 +42,7 @@ func TestPaperRBMAgreesWithBlockGibbs(t *testing.T) {
 	var wg sync.WaitGroup
 	for tr := 0; tr < trials; tr++ {
 		wg.Go(func() {
-			init := make([]int8, m.Ising.N)
+			init := make([]int8, m.Variables())
 			r := rng.Stream(99, uint64(tr))
 			for i := range init {
 				init[i] = int8(2*(r.Uint64()>>63)) - 1

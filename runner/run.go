@@ -466,9 +466,18 @@ func (cfg *Config) saveEvery() int { return max(1, cfg.SaveEvery) }
 func (cfg *Config) SavedStates() int { return max(0, cfg.Steps-cfg.Burn) / cfg.saveEvery() }
 
 // modelPairs are the interacting pairs i < j of m (the correlations
-// --marginals measures): the sparse form's, or a dense matrix's nonzero
+// --marginals measures): the sparse form's, an RBM's (visible, hidden)
+// pairs in its order (without building it), or a dense matrix's nonzero
 // entries.
 func modelPairs(m *model.Model) (pi, pj []int32) {
+	if r := m.RBM; r != nil && m.Ising == nil {
+		for i := range r.V {
+			for j := range r.H {
+				pi, pj = append(pi, int32(i)), append(pj, int32(r.V+j))
+			}
+		}
+		return pi, pj
+	}
 	if m.Ising != nil || m.Dense == nil {
 		return summary.Pairs(m.Ising)
 	}
@@ -487,12 +496,8 @@ func modelPairs(m *model.Model) (pi, pj []int32) {
 // temperature beta: its number of spins, beta, and whether every field of
 // its Ising form is zero (then E(s) = E(-s)).
 func ModelInfo(m *model.Model, beta float64) summary.ModelInfo {
-	h := m.Dense.Fields()
-	if m.Ising != nil {
-		h = m.Ising.H
-	}
 	zero := true
-	for _, x := range h {
+	for _, x := range m.Fields() {
 		zero = zero && x == 0
 	}
 	return summary.ModelInfo{Spins: m.Variables(), Beta: beta, ZeroField: zero}

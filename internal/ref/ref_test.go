@@ -168,11 +168,11 @@ func TestLoadedModelsAgainstReference(t *testing.T) {
 		for k := 0; k < 20; k++ {
 			s := randSpins(r, m.Variables())
 			want := Energy(m, s)
-			if got := m.Ising.Energy(s); !approx(got, want, 10) {
+			if got := m.Sparse().Energy(s); !approx(got, want, 10) {
 				t.Fatalf("%s: Energy %v (want %v)", spec, got, want)
 			}
 			i := r.IntN(len(s))
-			if d, f := DeltaE(m, s, i), 2*float64(s[i])*m.Ising.Field(s, i); !approx(d, f, 10) {
+			if d, f := DeltaE(m, s, i), 2*float64(s[i])*m.Sparse().Field(s, i); !approx(d, f, 10) {
 				t.Fatalf("%s: dE %v, 2 s_i Field %v", spec, d, f)
 			}
 		}
