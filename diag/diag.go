@@ -29,9 +29,9 @@ func ACF(x []float64, maxLag int) []float64 {
 	return slices.Clone(acfAll(x, sc)[:min(maxLag, len(x)-1)+1])
 }
 
-// acfAll is ACF(x, len(x)-1) computed in sc's FFT buffer, in place of the
-// autocovariances: a summary of 10^6 draws needs a 2^21-point transform,
-// and its plan and this buffer are then the largest arrays it holds. The
+// acfAll is ACF(x, len(x)-1) computed in sc's FFT input array, in place of
+// the autocovariances: a summary of 10^6 draws needs a 2^21-point
+// transform, and its plan and arrays are then the largest it holds. The
 // result is valid until sc is used again.
 func acfAll(x []float64, sc *scratch) []float64 {
 	n := len(x)

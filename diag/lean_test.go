@@ -130,8 +130,8 @@ func TestTauACF(t *testing.T) {
 // The diagnostics' memory per draw: what Diagnose allocates from nothing
 // kept (its work arrays and FFT plan) and again with them kept, and the
 // same for TauACF. Every array as long as the draws counts, so a copy of
-// the draws brought back (sorted, folded, squared, a second FFT array)
-// fails it. Measured: 52 and 64 bytes a draw (80 and 88 before).
+// the draws brought back (sorted, folded, the autocorrelations apart)
+// fails it. Measured: 60 and 80 bytes a draw (80 and 88 before).
 func TestDiagnoseMemory(t *testing.T) {
 	const n = 1 << 16 // one chain: split chains of n/2, transforms of n points
 	x := ar1(n, 0.9, 3)
@@ -142,17 +142,17 @@ func TestDiagnoseMemory(t *testing.T) {
 	Release()
 	first := memtest.Allocated(func() { Diagnose(chains) })
 	again := memtest.Allocated(func() { Diagnose(chains) })
-	if first > 54*n || again > 4096 {
-		t.Errorf("Diagnose of %d draws allocated %d bytes (%.1f a draw), then %d; want at most 54 a draw, then 4096",
+	if first > 62*n || again > 4096 {
+		t.Errorf("Diagnose of %d draws allocated %d bytes (%.1f a draw), then %d; want at most 62 a draw, then 4096",
 			n, first, float64(first)/n, again)
 	}
-	if b := Release(); b > 54*n {
+	if b := Release(); b > 62*n {
 		t.Errorf("Diagnose kept %d bytes (%.1f a draw)", b, float64(b)/n)
 	}
 	first = memtest.Allocated(func() { TauACF(x, 500) })
 	again = memtest.Allocated(func() { TauACF(x, 500) })
-	if first > 66*n || again > 8192 {
-		t.Errorf("TauACF of %d draws allocated %d bytes (%.1f a draw), then %d; want at most 66 a draw, then 8192",
+	if first > 82*n || again > 8192 {
+		t.Errorf("TauACF of %d draws allocated %d bytes (%.1f a draw), then %d; want at most 82 a draw, then 8192",
 			n, first, float64(first)/n, again)
 	}
 	Release()
