@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -637,8 +638,12 @@ func runAndWrite(ctx context.Context, sig func() os.Signal, cfg *runner.Config, 
 		return err
 	}
 	// The summary needs only the trials' records and cfg.Meta: let the
-	// model (about 60 MB at 10^6 spins) go before it.
+	// model (about 60 MB at 10^6 spins) go before it, and collect it and
+	// the chains now, so that the summary reuses their memory: the heap
+	// would otherwise grow to twice the sampling's before the first
+	// collection comes due (a collection takes milliseconds here).
 	cfg.Model = nil
+	runtime.GC()
 	var sum *summary.Summary
 	var results []*summary.Result
 	if cfg.Progress != nil {

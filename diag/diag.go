@@ -2,6 +2,7 @@ package diag
 
 import (
 	"math"
+	"slices"
 	"sync"
 
 	"gonum.org/v1/gonum/dsp/fourier"
@@ -20,11 +21,20 @@ const SokalC = 5
 // variance) has rho(0) = 1 and rho(t) = 0 for t > 0: its samples are
 // trivially uncorrelated with anything. NaNs in x propagate.
 func ACF(x []float64, maxLag int) []float64 {
-	n := len(x)
-	if n == 0 || maxLag < 0 {
+	if len(x) == 0 || maxLag < 0 {
 		return nil
 	}
-	maxLag = min(maxLag, n-1)
+	sc := getScratch()
+	defer putScratch(sc)
+	return slices.Clone(acfAll(x, sc)[:min(maxLag, len(x)-1)+1])
+}
+
+// acfAll is ACF(x, len(x)-1) computed in sc's FFT input array, in place of
+// the autocovariances: a summary of 10^6 draws needs a 2^21-point
+// transform, and its plan and arrays are then the largest it holds. The
+// result is valid until sc is used again.
+func acfAll(x []float64, sc *scratch) []float64 {
+	n := len(x)
 	mean := 0.0
 	for _, v := range x {
 		mean += v
@@ -34,32 +44,32 @@ func ACF(x []float64, maxLag int) []float64 {
 	for size < 2*n {
 		size <<= 1
 	}
-	sc := getScratch()
-	defer putScratch(sc)
-	y := sc.y.grow(size)
+	y, c := sc.fft(size)
 	for i, v := range x {
 		y[i] = v - mean
 	}
 	clear(y[n:])
 	fft := getFFT(size)
 	defer putFFT(size, fft)
-	c := fft.Coefficients(sc.coef(size/2+1), y)
+	c = fft.Coefficients(c, y)
 	for i, v := range c {
 		c[i] = complex(real(v)*real(v)+imag(v)*imag(v), 0)
 	}
-	acov := fft.Sequence(y, c) // unnormalized: size * sum_i y_i y_(i+t)
-	rho := make([]float64, maxLag+1)
-	rho[0] = 1
-	if !(acov[0] > 0) {
-		if math.IsNaN(acov[0]) {
-			for t := range rho {
-				rho[t] = math.NaN()
-			}
+	rho := fft.Sequence(y, c)[:n] // unnormalized: size * sum_i y_i y_(i+t)
+	a0 := rho[0]
+	switch {
+	case math.IsNaN(a0):
+		for t := range rho {
+			rho[t] = math.NaN()
 		}
-		return rho
-	}
-	for t := 1; t <= maxLag; t++ {
-		rho[t] = acov[t] / acov[0]
+	case !(a0 > 0): // constant
+		rho[0] = 1
+		clear(rho[1:])
+	default:
+		rho[0] = 1
+		for t := 1; t < n; t++ {
+			rho[t] /= a0
+		}
 	}
 	return rho
 }
@@ -70,11 +80,25 @@ func ACF(x []float64, maxLag int) []float64 {
 // up to n-1 qualifies, the series is too short for a reliable estimate and
 // TauInt returns tau(n-1) with window n-1. Fewer than 2 samples give NaN, 0.
 func TauInt(x []float64) (tau float64, window int) {
-	n := len(x)
-	if n < 2 {
-		return math.NaN(), 0
+	tau, window, _ = TauACF(x, -1)
+	return tau, window
+}
+
+// TauACF is TauInt(x) and ACF(x, maxLag) (nil for a negative maxLag), bit
+// for bit, from one transform, holding no array of len(x) besides the
+// transform's own.
+func TauACF(x []float64, maxLag int) (tau float64, window int, rho []float64) {
+	if len(x) == 0 {
+		return math.NaN(), 0, nil
 	}
-	return TauIntACF(ACF(x, n-1))
+	sc := getScratch()
+	defer putScratch(sc)
+	all := acfAll(x, sc)
+	tau, window = TauIntACF(all)
+	if maxLag >= 0 {
+		rho = slices.Clone(all[:min(maxLag, len(x)-1)+1])
+	}
+	return tau, window, rho
 }
 
 // TauIntACF is TauInt from the series' autocorrelations rho (ACF(x,
@@ -119,34 +143,54 @@ func MeanStdErr(x []float64, tau float64) (mean, se float64) {
 	return mean, math.Sqrt(ss / float64(n-1) * tau / float64(n))
 }
 
-// plans keeps the FFT plans of the last two sizes used for reuse: making
-// one computes its twiddle factors (a sine and a cosine each), which cost
-// about as much as the transform itself, and a summary transforms many
-// series of one length (Diagnose) and twice that (ACF). A plan of n points
-// holds 3n float64s, so only one of a size is kept (a sync.Pool would keep
-// one per processor); a call that finds it taken makes its own.
-var plans struct {
+// plan keeps the FFT plan last used for reuse: making one computes its
+// twiddle factors (a sine and a cosine each), which cost about as much as
+// the transform itself, and a summary transforms many series of one
+// length (Diagnose) before it moves to another (the quarters of its trend
+// test, then the ACF at twice the length). A plan of n points holds 3n
+// float64s (48 MB for the ACF of 10^6 draws), so only one is kept, and
+// only until Release; a call that finds it taken or of another size makes
+// its own.
+var plan struct {
 	sync.Mutex
-	last [2]*fourier.FFT // the most recently returned first
+	fft *fourier.FFT
 }
 
 func getFFT(size int) *fourier.FFT {
-	plans.Lock()
-	defer plans.Unlock()
-	for i, f := range plans.last {
-		if f != nil && f.Len() == size {
-			plans.last[i] = nil
-			return f
-		}
+	plan.Lock()
+	defer plan.Unlock()
+	if f := plan.fft; f != nil && f.Len() == size {
+		plan.fft = nil
+		return f
 	}
 	return fourier.NewFFT(size)
 }
 
 func putFFT(size int, f *fourier.FFT) {
-	plans.Lock()
-	defer plans.Unlock()
-	if plans.last[0] == nil || plans.last[0].Len() != size {
-		plans.last[1] = plans.last[0]
+	plan.Lock()
+	plan.fft = f
+	plan.Unlock()
+}
+
+// Release drops the work arrays and the FFT plan kept between calls, so
+// that the memory of a long series' diagnostics can be collected before
+// the caller allocates something else; the next call makes new ones. It
+// returns the bytes released.
+func Release() int {
+	plan.Lock()
+	f := plan.fft
+	plan.fft = nil
+	plan.Unlock()
+	spare.Lock()
+	sc := spare.sc
+	spare.sc = nil
+	spare.Unlock()
+	b := 0
+	if f != nil {
+		b += 3 * 8 * f.Len()
 	}
-	plans.last[0] = f
+	if sc != nil {
+		b += sc.bytes()
+	}
+	return b
 }

@@ -128,16 +128,16 @@ func diagnose(chains [][]float64, withTail, withRhat bool) Diagnostics {
 	if d.SplitDraws < MinSplitDraws {
 		return fail(noteShort(len(chains), n))
 	}
-	// The work arrays (each as long as the draws) come from a pool, and a
-	// value is computed in place of one no longer needed: a summary of
-	// 10^6 draws otherwise allocates about 1 GB.
+	// The work arrays (each as long as the draws) are kept between calls
+	// (until Release), and a value is computed in place of one no longer
+	// needed, or from the draws where it is used: a summary of 10^6 draws
+	// otherwise allocates about 1 GB, and each call held 80 bytes a draw
+	// (60 now, with its FFT plan: TestDiagnoseMemory).
 	sc := getScratch()
 	defer putScratch(sc)
 	m, h := 2*len(chains), d.SplitDraws
-	var split []float64
-	if len(chains) == 1 && n%2 == 0 {
-		split = tail(chains[0]) // its halves, back to back; read only
-	} else {
+	split, ok := joined(chains, n)
+	if !ok {
 		split = sc.split.grow(m * h)[:0]
 		for _, c := range chains {
 			ch := tail(c)
@@ -162,34 +162,33 @@ func diagnose(chains [][]float64, withTail, withRhat bool) Diagnostics {
 	}
 
 	// Tail R-hat on the draws folded about their median (of all n draws
-	// of each chain, the middle one of an odd n included).
-	sorted := sc.sorted.grow(len(chains) * n)[:0]
-	for _, c := range chains {
-		sorted = append(sorted, tail(c)...)
+	// of each chain, the middle one of an odd n included), z no longer
+	// needed holding their ranks.
+	var middle []float64
+	if n%2 == 1 {
+		for _, c := range chains {
+			middle = append(middle, tail(c)[h])
+		}
+		slices.Sort(middle)
 	}
-	slices.Sort(sorted)
-	med := medianSorted(sorted)
-	fs := sc.fs.grow(len(split))
-	for i, v := range split {
-		fs[i] = math.Abs(v - med)
-	}
-	if constant(fs) {
+	all := sortedDraws{split, order, middle}
+	med := all.median()
+	if constantFolded(split, med) {
 		d.RhatNote = "draws folded about the median are all equal: no tail R-hat"
 	} else {
-		zf := z // z is no longer needed
-		rankNormal(fs, foldOrder(split, order, med, sc.fold.grow(len(split))), zf)
-		d.TailRhat = rhat(zf, m, h)
+		rankNormalFolded(split, med, foldOrder(split, order, med, sc.fold.grow(len(split))), z)
+		d.TailRhat = rhat(z, m, h)
 	}
 
-	// Tail ESS: indicators of the 5% and 95% quantiles.
+	// Tail ESS: indicators of the 5% and 95% quantiles, in z.
 	d.TailESS = math.Inf(1)
-	ind := fs // fs is no longer needed
+	ind := z
 	quantiles := []float64{0.05, 0.95}
 	if !withTail {
 		d.TailESS, d.TailNote, quantiles = nan, NoteTailSkipped, nil
 	}
 	for _, p := range quantiles {
-		q := quantile7(sorted, p)
+		q := all.quantile7(p)
 		for i, v := range split {
 			ind[i] = 0
 			if v <= q {
@@ -241,6 +240,69 @@ func constant(x []float64) bool {
 	return hi-lo < 0x1p-52
 }
 
+// constantFolded is constant of |x - med| without the array.
+func constantFolded(x []float64, med float64) bool {
+	lo := math.Abs(x[0] - med)
+	hi := lo
+	for _, v := range x {
+		f := math.Abs(v - med)
+		lo, hi = math.Min(lo, f), math.Max(hi, f)
+	}
+	return hi-lo < 0x1p-52
+}
+
+// joined is the split chains of chains cut to n draws when they need no
+// copy: n even (the halves of a chain are the chain) and the chains of
+// length n back to back in one array, as a summary's own series are; ok
+// false otherwise.
+func joined(chains [][]float64, n int) (x []float64, ok bool) {
+	if n%2 != 0 || len(chains[0]) != n || cap(chains[0]) < len(chains)*n {
+		return nil, false
+	}
+	x = chains[0][:len(chains)*n]
+	for k, c := range chains {
+		if len(c) != n || &c[0] != &x[k*n] {
+			return nil, false
+		}
+	}
+	return x, true
+}
+
+// sortedDraws is every draw of the chains in ascending order without a
+// sorted copy: the split draws x in the order order, merged with the
+// middle draws of chains of odd length (ascending; none for even lengths).
+type sortedDraws struct {
+	x      []float64
+	order  []int32
+	middle []float64
+}
+
+func (s sortedDraws) len() int { return len(s.order) + len(s.middle) }
+
+// at is the k-th smallest draw (from 0). Middle draw j falls at index j
+// plus the count of split draws below it (ties are equal values, so their
+// order does not matter).
+func (s sortedDraws) at(k int) float64 {
+	before := 0
+	for j, v := range s.middle {
+		p := j + sort.Search(len(s.order), func(i int) bool { return s.x[s.order[i]] >= v })
+		if p == k {
+			return v
+		}
+		if p > k {
+			break
+		}
+		before++
+	}
+	return s.x[s.order[k-before]]
+}
+
+// median is medianSorted of the draws.
+func (s sortedDraws) median() float64 { return medianAt(s.len(), s.at) }
+
+// quantile7 is quantile7 of the draws.
+func (s sortedDraws) quantile7(p float64) float64 { return quantileAt(s.len(), s.at, p) }
+
 // essBasic is the effective sample size of m chains of n draws stored back to
 // back in x (the paper's section 3.2 with Geyer's initial monotone sequence).
 // x must not be constant and n must be at least 2.
@@ -254,16 +316,17 @@ func essBasic(x []float64, m, n int, sc *scratch) float64 {
 	varPlus := meanVar*float64(n-1)/float64(n) + sampleVar(means)
 	r := func(t int) float64 { return 1 - (meanVar-acov[t])/varPlus }
 
-	// Geyer's initial positive sequence: pairs (2k, 2k+1) while positive.
-	rho := sc.rho.grow(n)
-	clear(rho)
-	rho[0] = 1
+	// Geyer's initial positive sequence: pairs (2k, 2k+1) while positive,
+	// rho(t) in place of acov(t) once read (r(t) reads only acov(t); a
+	// rejected pair counts as 0).
+	rho := acov
 	even, odd := 1.0, r(1)
-	rho[1] = odd
+	rho[0], rho[1] = 1, odd
 	t := 0
 	for t < n-5 && !math.IsNaN(even+odd) && even+odd > 0 {
 		t += 2
 		even, odd = r(t), r(t+1)
+		rho[t], rho[t+1] = 0, 0
 		if even+odd >= 0 {
 			rho[t], rho[t+1] = even, odd
 		}
@@ -303,8 +366,7 @@ func meanAutocov(x []float64, m, n int, sc *scratch) []float64 {
 	}
 	fft := getFFT(size)
 	defer putFFT(size, fft)
-	y := sc.y.grow(size)
-	c := sc.coef(size/2 + 1)
+	y, c := sc.fft(size)
 	// The summed power spectrum, real (its imaginary parts are +0 sums of
 	// +0s), in sc.pw.
 	power := sc.pw.grow(size/2 + 1)
@@ -389,11 +451,32 @@ func sortedOrder(x []float64, order []int32) {
 // the average rank): z = Phi^-1((r - 3/8) / (S + 1/4)), Blom's offset as in
 // the paper; order lists the indices of x in ascending order of their
 // values.
-func rankNormal(x []float64, order []int32, z []float64) {
-	s := len(x)
+func rankNormal(x []float64, order []int32, z []float64) { rankScores(plain(x), order, z) }
+
+// rankNormalFolded is rankNormal of |x - med|, order listing the indices
+// in ascending order of those, without the array of them.
+func rankNormalFolded(x []float64, med float64, order []int32, z []float64) {
+	rankScores(folded{x, med}, order, z)
+}
+
+// The values rankScores ranks: the draws, or their distances from the
+// median (a type each, so that the compiler makes each a loop of its own).
+type (
+	plain  []float64
+	folded struct {
+		x   []float64
+		med float64
+	}
+)
+
+func (x plain) at(i int32) float64  { return x[i] }
+func (f folded) at(i int32) float64 { return math.Abs(f.x[i] - f.med) }
+
+func rankScores[V interface{ at(int32) float64 }](x V, order []int32, z []float64) {
+	s := len(order)
 	for i := 0; i < s; {
 		j := i
-		for j+1 < s && x[order[j+1]] == x[order[i]] {
+		for j+1 < s && x.at(order[j+1]) == x.at(order[i]) {
 			j++
 		}
 		r := float64(i+j)/2 + 1 // average 1-based rank of the tie group
@@ -427,31 +510,40 @@ func foldOrder(x []float64, order []int32, med float64, out []int32) []int32 {
 // quantile7 is the p-quantile of sorted data by linear interpolation between
 // order statistics (Hyndman and Fan's type 7: R's and numpy's default).
 func quantile7(sorted []float64, p float64) float64 {
-	h := float64(len(sorted)-1) * p
+	return quantileAt(len(sorted), func(i int) float64 { return sorted[i] }, p)
+}
+
+// quantileAt is quantile7 of the n values whose i-th smallest is at(i).
+func quantileAt(n int, at func(int) float64, p float64) float64 {
+	h := float64(n-1) * p
 	lo := int(math.Floor(h))
-	if lo+1 >= len(sorted) {
-		return sorted[len(sorted)-1]
+	if lo+1 >= n {
+		return at(n - 1)
 	}
-	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
+	return at(lo) + (h-float64(lo))*(at(lo+1)-at(lo))
 }
 
 // medianSorted is the median of sorted data, the mean of the two middle
 // values for an even length (as R and numpy compute it).
 func medianSorted(s []float64) float64 {
-	n := len(s)
+	return medianAt(len(s), func(i int) float64 { return s[i] })
+}
+
+// medianAt is medianSorted of the n values whose i-th smallest is at(i).
+func medianAt(n int, at func(int) float64) float64 {
 	if n%2 == 1 {
-		return s[n/2]
+		return at(n / 2)
 	}
-	return (s[n/2-1] + s[n/2]) / 2
+	return (at(n/2-1) + at(n/2)) / 2
 }
 
 // scratch holds the work arrays of Diagnose and ACF, reused from call to
-// call (scratches): the pooled summaries of long traces call Diagnose
+// call (spare): the pooled summaries of long traces call Diagnose
 // several times on arrays as long as the traces.
 type scratch struct {
-	split, z, sorted, fs, rho, y, pw floats
-	order, fold                      int32s
-	c                                []complex128
+	split, z, pw, y floats
+	order, fold     int32s
+	c               []complex128
 }
 
 type floats []float64
@@ -474,13 +566,21 @@ func (f *int32s) grow(n int) []int32 {
 	return *f
 }
 
-// coef is sc.c with length n (FFT coefficients).
-func (sc *scratch) coef(n int) []complex128 {
-	if cap(sc.c) < n {
-		sc.c = make([]complex128, n)
+// fft returns an FFT's input y (size reals) and its coefficients c
+// (size/2+1 complex). They could share one array (fftpack's packing of
+// the spectrum is the complex array shifted by one float64), but y then
+// starts 8 bytes past c, and the transforms ran 25% slower in sample's
+// process.
+func (sc *scratch) fft(size int) (y []float64, c []complex128) {
+	if cap(sc.c) < size/2+1 {
+		sc.c = make([]complex128, size/2+1)
 	}
-	sc.c = sc.c[:n]
-	return sc.c
+	return sc.y.grow(size), sc.c[:size/2+1]
+}
+
+// bytes is the memory sc holds.
+func (sc *scratch) bytes() int {
+	return 8*(cap(sc.split)+cap(sc.z)+cap(sc.pw)+cap(sc.y)) + 4*(cap(sc.order)+cap(sc.fold)) + 16*cap(sc.c)
 }
 
 // spare is the one scratch kept between calls (a sync.Pool would keep

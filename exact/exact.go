@@ -86,9 +86,9 @@ func Probs(m *model.Ising, beta float64) ([]float64, error) {
 	var z neumaier
 	for i, e := range p {
 		p[i] = math.Exp(-beta * (e - ref))
-		z.add(p[i])
+		z.Add(p[i])
 	}
-	inv := 1 / z.sum()
+	inv := 1 / z.Sum()
 	for i := range p {
 		p[i] *= inv
 	}
@@ -418,26 +418,26 @@ func fromLevels(res *Result, levels []level, beta, quantum float64) {
 	var z neumaier
 	for i := range levels {
 		p[i] = math.Exp(lw[i] - lmax)
-		z.add(p[i])
+		z.Add(p[i])
 	}
-	zs := z.sum()
+	zs := z.Sum()
 	// Moments of E - e0, exact differences for nearby levels, so that the
 	// variance of levels 1 apart near 3e12 is not lost to rounding.
 	var mean neumaier
 	for i := range p {
 		p[i] /= zs
-		mean.add(p[i] * (levels[i].e - e0))
+		mean.Add(p[i] * (levels[i].e - e0))
 	}
-	md := mean.sum()
+	md := mean.Sum()
 	var v neumaier
 	for i, l := range levels {
 		d := (l.e - e0) - md
-		v.add(p[i] * d * d)
+		v.Add(p[i] * d * d)
 	}
 	mu := e0 + md
 	res.LnZ = -beta*e0 + (lmax + math.Log(zs))
 	res.EnergyMean = mu
-	res.EnergyVar = v.sum()
+	res.EnergyVar = v.Sum()
 
 	// Group energies equal within the tolerance (the grid and incremental
 	// rounding can split one level into neighbouring keys), but never
@@ -507,31 +507,31 @@ func perStatePass(res *Result, m *model.Ising, beta float64, t int, emin, emax f
 		grayWalk(m, uint64(c), m.N-t, stop, func(_ uint64, e float64) {
 			d := e - ref
 			w := math.Exp(-beta * d)
-			p.s0.add(w)
-			p.s1.add(w * d)
-			p.s2.add(w * d * d)
-			p.bins[binOf(e, emin, emax)].add(w)
+			p.s0.Add(w)
+			p.s1.Add(w * d)
+			p.s2.Add(w * d * d)
+			p.bins[binOf(e, emin, emax)].Add(w)
 		})
 		parts[c] = p
 	})
 	var s0, s1, s2 neumaier
 	bins := make([]neumaier, nBins)
 	for _, p := range parts {
-		s0.add(p.s0.sum())
-		s1.add(p.s1.sum())
-		s2.add(p.s2.sum())
+		s0.Add(p.s0.Sum())
+		s1.Add(p.s1.Sum())
+		s2.Add(p.s2.Sum())
 		for k := range bins {
-			bins[k].add(p.bins[k].sum())
+			bins[k].Add(p.bins[k].Sum())
 		}
 	}
-	z := s0.sum()
-	md := s1.sum() / z
+	z := s0.Sum()
+	md := s1.Sum() / z
 	res.LnZ = -beta*ref + math.Log(z)
 	res.EnergyMean = ref + md
-	res.EnergyVar = math.Max(0, s2.sum()/z-md*md)
+	res.EnergyVar = math.Max(0, s2.Sum()/z-md*md)
 	pb := make([]float64, nBins)
 	for k := range bins {
-		pb[k] = bins[k].sum() / z
+		pb[k] = bins[k].Sum() / z
 	}
 	res.EnergyDistribution = binned(pb, emin, emax)
 }

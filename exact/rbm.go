@@ -20,21 +20,21 @@ type rbmSums struct {
 // shift moves the centre of the moments from c to c2 (exact binomial identity).
 func (s *rbmSums) shift(c2 float64) {
 	d := s.c - c2
-	s0, s1 := s.s0.sum(), s.s1.sum()
-	s.s2.add(2*d*s1 + d*d*s0)
-	s.s1.add(d * s0)
+	s0, s1 := s.s0.Sum(), s.s1.Sum()
+	s.s2.Add(2*d*s1 + d*d*s0)
+	s.s1.Add(d * s0)
 	s.c = c2
 }
 
 func (s *rbmSums) scale(f float64) {
-	s.s0.scale(f)
-	s.s1.scale(f)
-	s.s2.scale(f)
+	s.s0.Scale(f)
+	s.s1.Scale(f)
+	s.s2.Scale(f)
 	for i := range s.xs {
-		s.xs[i].scale(f)
+		s.xs[i].Scale(f)
 	}
 	for j := range s.ys {
-		s.ys[j].scale(f)
+		s.ys[j].Scale(f)
 	}
 }
 
@@ -83,24 +83,24 @@ func enumerateRBM(r *model.RBM, beta float64, stop *control) *Result {
 	for _, p := range parts {
 		p.shift(g.c)
 		p.scale(math.Exp(p.l - g.l))
-		g.s0.add(p.s0.sum())
-		g.s1.add(p.s1.sum())
-		g.s2.add(p.s2.sum())
+		g.s0.Add(p.s0.Sum())
+		g.s1.Add(p.s1.Sum())
+		g.s2.Add(p.s2.Sum())
 		for i := range p.xs {
-			g.xs[i].add(p.xs[i].sum())
+			g.xs[i].Add(p.xs[i].Sum())
 		}
 		for j := range p.ys {
-			g.ys[j].add(p.ys[j].sum())
+			g.ys[j].Add(p.ys[j].Sum())
 		}
 	}
-	z := g.s0.sum()
-	md := g.s1.sum() / z
+	z := g.s0.Sum()
+	md := g.s1.Sum() / z
 	res := &Result{
 		Variables:  r.V + r.H,
 		Beta:       beta,
 		LnZ:        g.l + math.Log(z),
 		EnergyMean: g.c + md,
-		EnergyVar:  math.Max(0, g.s2.sum()/z-md*md),
+		EnergyVar:  math.Max(0, g.s2.Sum()/z-md*md),
 	}
 	vis := g.ys
 	if visibleX {
@@ -108,7 +108,7 @@ func enumerateRBM(r *model.RBM, beta float64, stop *control) *Result {
 	}
 	res.VisibleMeans = make([]float64, len(vis))
 	for i := range vis {
-		res.VisibleMeans[i] = vis[i].sum() / z
+		res.VisibleMeans[i] = vis[i].Sum() / z
 	}
 	return res
 }
@@ -188,16 +188,16 @@ func rbmChunk(n, m int, a, cb, w []float64, beta float64, top uint64, low int, s
 		}
 		rw := math.Exp(logw - s.l)
 		d := mean - s.c
-		s.s0.add(rw)
-		s.s1.add(rw * d)
-		s.s2.add(rw * (vr + d*d))
+		s.s0.Add(rw)
+		s.s1.Add(rw * d)
+		s.s2.Add(rw * (vr + d*d))
 		for i, xi := range x {
 			if xi {
-				s.xs[i].add(rw)
+				s.xs[i].Add(rw)
 			}
 		}
 		for j, pj := range p {
-			s.ys[j].add(rw * pj)
+			s.ys[j].Add(rw * pj)
 		}
 	}
 	return s

@@ -83,61 +83,79 @@ type ModelInfo struct {
 }
 
 // NewTrialObservables computes a finished trial's estimates over its steps
-// after burn (NaN where it kept none or recorded no magnetization).
+// after burn (NaN where it kept none or recorded no magnetization). It
+// runs while the trial's model and chain are still held, so it reads the
+// traces without copying them.
 func NewTrialObservables(r *TrialRecord, mi ModelInfo, burn int) *TrialObservables {
 	o := &TrialObservables{Spins: mi.Spins, Beta: mi.Beta, ZeroField: mi.ZeroField, BurnIn: burn,
 		SusceptibilityOf: susceptibilityOf(mi.ZeroField)}
-	e := [][]float64{r.Energies[min(burn, len(r.Energies)):]}
-	o.EnergyMean = pooledMean(e)
-	o.SpecificHeat = mi.Beta * mi.Beta / float64(mi.Spins) * meanSquaredDeviation(e)
+	e := r.Energies[min(burn, len(r.Energies)):]
+	o.EnergyMean = pooledMean([][]float64{e})
+	o.SpecificHeat = mi.Beta * mi.Beta / float64(mi.Spins) * meanSquaredDeviation(len(e), func(t int) float64 { return e[t] })
 	o.Magnetization, o.AbsMagnetization, o.Susceptibility = math.NaN(), math.NaN(), math.NaN()
 	if len(r.Magnetization) == len(r.Energies) {
-		m := magnetizations([]*TrialRecord{{Magnetization: r.Magnetization}}, mi.Spins, burn, false)
-		a := magnetizations([]*TrialRecord{{Magnetization: r.Magnetization}}, mi.Spins, burn, true)
-		o.Magnetization, o.AbsMagnetization = pooledMean(m), pooledMean(a)
+		mag := r.Magnetization[min(burn, len(r.Magnetization)):]
+		m := func(t int) float64 { return magnetization(mag[t], mi.Spins, false) }
+		a := func(t int) float64 { return magnetization(mag[t], mi.Spins, true) }
+		o.Magnetization, o.AbsMagnetization = meanOf(len(mag), m), meanOf(len(mag), a)
 		x := m
 		if mi.ZeroField {
 			x = a
 		}
-		o.Susceptibility = mi.Beta * float64(mi.Spins) * meanSquaredDeviation(x)
+		o.Susceptibility = mi.Beta * float64(mi.Spins) * meanSquaredDeviation(len(mag), x)
 	}
 	return o
 }
 
-// meanSquaredDeviation is the mean of (x - xbar)^2 over all draws, xbar
-// their pooled mean: the variance with denominator n (NaN for no draws).
-func meanSquaredDeviation(kept [][]float64) float64 {
-	return pooledMean(squaredDeviations(kept))
+// meanSquaredDeviation is the mean of (x_t - xbar)^2 over the n draws x(t),
+// xbar their mean: the variance with denominator n (NaN for no draws),
+// pooledMean(squaredDeviations(...)) bit for bit.
+func meanSquaredDeviation(n int, x func(t int) float64) float64 {
+	mu := meanOf(n, x)
+	return meanOf(n, func(t int) float64 { return (x(t) - mu) * (x(t) - mu) })
 }
 
-// squaredDeviations is Y = (X - Xbar)^2 of every draw, Xbar the pooled mean.
-func squaredDeviations(kept [][]float64) [][]float64 {
+// meanOf is pooledMean of the n draws x(t).
+func meanOf(n int, x func(t int) float64) float64 {
+	var s meanSum
+	for t := range n {
+		s.add(x(t))
+	}
+	return s.mean()
+}
+
+// squaredDeviations sets Y = (X - Xbar)^2 of every draw, Xbar the pooled
+// mean, into dst (rows as long as kept's; it may be kept itself) and
+// returns it.
+func squaredDeviations(dst, kept [][]float64) [][]float64 {
 	mu := pooledMean(kept)
-	y := make([][]float64, len(kept))
 	for i, x := range kept {
-		y[i] = make([]float64, len(x))
 		for t, v := range x {
-			y[i][t] = (v - mu) * (v - mu)
+			dst[i][t] = (v - mu) * (v - mu)
 		}
 	}
-	return y
+	return dst
 }
 
-// magnetizations is m = M/N (|m| if abs) after each step past the burn-in
-// (each trial's own in a --budget run, else burn), per trial.
-func magnetizations(recs []*TrialRecord, n, burn int, abs bool) [][]float64 {
-	m := make([][]float64, len(recs))
-	for i, r := range recs {
-		x := r.Magnetization[min(r.burnIn(burn), len(r.Magnetization)):]
-		m[i] = make([]float64, len(x))
-		for t, v := range x {
-			m[i][t] = float64(v) / float64(n)
-			if abs {
-				m[i][t] = math.Abs(m[i][t])
-			}
-		}
+// magnetization is m = M/N, or |m| if abs.
+func magnetization(v int32, n int, abs bool) float64 {
+	m := float64(v) / float64(n)
+	if abs {
+		m = math.Abs(m)
 	}
 	return m
+}
+
+// magnetizations sets m = M/N (|m| if abs) after each step past the
+// burn-in (each trial's own in a --budget run, else burn) into dst, a row
+// per trial as long as its kept draws, and returns it.
+func magnetizations(dst [][]float64, recs []*TrialRecord, n, burn int, abs bool) [][]float64 {
+	for i, r := range recs {
+		for t, v := range r.Magnetization[min(r.burnIn(burn), len(r.Magnetization)):] {
+			dst[i][t] = magnetization(v, n, abs)
+		}
+	}
+	return dst
 }
 
 // Estimate is one observable pooled over a sampler's trials: its mean over
@@ -202,9 +220,9 @@ func meanEstimate(kept [][]float64) Estimate {
 
 // varianceEstimate is scale * Var(X) over the kept draws, its error, ESS
 // and R-hat those of the mean of Y = (X - Xbar)^2 (see the comment at the
-// top of this file). scale 0 (beta 0) gives exactly 0 +- 0.
-func varianceEstimate(kept [][]float64, scale float64) Estimate {
-	e := meanEstimate(squaredDeviations(kept))
+// top of this file), Y computed into dst (which may be kept).
+func varianceEstimate(dst, kept [][]float64, scale float64) Estimate {
+	e := meanEstimate(squaredDeviations(dst, kept))
 	if scale == 0 && isFinite(e.Mean) {
 		e.Stderr, e.StderrNote = 0, ""
 	}
@@ -254,18 +272,21 @@ func (res *Result) observables(recs []*TrialRecord, kept [][]float64) {
 	}
 	n := float64(mi.Spins)
 	o := &Observables{Spins: mi.Spins, SusceptibilityOf: susceptibilityOf(mi.ZeroField)}
-	o.SpecificHeat = varianceEstimate(kept, mi.Beta*mi.Beta/n)
-	// One copy of the trace at a time (besides its squared deviations):
-	// the summary's memory is bounded per kept draw (cli's summaryBytes).
+	// One array of the kept draws serves each series in turn (Y of the
+	// energy, m, |m| and then Y of one of them in place): the summary's
+	// memory is bounded per kept draw (cli's summaryBytes), and its rows
+	// back to back let diag use it without a copy.
+	x := rows(kept)
+	o.SpecificHeat = varianceEstimate(x, kept, mi.Beta*mi.Beta/n)
 	for _, abs := range []bool{false, true} {
-		x := magnetizations(recs, mi.Spins, res.BurnIn, abs)
+		magnetizations(x, recs, mi.Spins, res.BurnIn, abs)
 		if abs {
 			o.AbsMagnetization = meanEstimate(x)
 		} else {
 			o.Magnetization = meanEstimate(x)
 		}
 		if abs == mi.ZeroField {
-			o.Susceptibility = varianceEstimate(x, mi.Beta*n)
+			o.Susceptibility = varianceEstimate(x, x, mi.Beta*n)
 		}
 	}
 	res.Observables = o

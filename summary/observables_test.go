@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"sardonics/diag"
+	"sardonics/internal/memtest"
 )
 
 // obsTrial is an AR(1) energy trial with a magnetization trace of N = 10
@@ -155,4 +158,32 @@ func TestObservablesJSON(t *testing.T) {
 	if _, err := json.Marshal(rec); err != nil {
 		t.Errorf("stats.json of a trial without kept draws: %v", err)
 	}
+}
+
+// The observables hold one array of the kept draws, which serves each
+// series in turn; the trial's own estimates, made while its model and chain
+// are still held, and the autocorrelations copy nothing as long as the
+// draws. Counted: bytes allocated with diag's work arrays already made.
+func TestObservablesMemory(t *testing.T) {
+	const n, burn = 1 << 15, 1000
+	mi := ModelInfo{Spins: 10, Beta: 0.5}
+	var recs []*TrialRecord
+	for k := range 2 {
+		recs = append(recs, obsTrial(k, n, uint64(40+k), 0.2, mi, burn))
+	}
+	kept := keptOf(recs, burn)
+	draws := 2 * (n - burn)
+	res := &Result{BurnIn: burn}
+	res.observables(recs, kept) // diag's arrays for draws of this length
+	if b := memtest.Allocated(func() { res.observables(recs, kept) }); b > 8*uint64(draws)+16384 {
+		t.Errorf("observables of %d draws allocated %d bytes (%.1f a draw); want one array of them (8 a draw)", draws, b, float64(b)/float64(draws))
+	}
+	if b := memtest.Allocated(func() { NewTrialObservables(recs[0], mi, burn) }); b > 1024 {
+		t.Errorf("NewTrialObservables of %d steps allocated %d bytes", n, b)
+	}
+	res.autocorrelation(recs, kept)
+	if b := memtest.Allocated(func() { res.autocorrelation(recs, kept) }); b > 32*(MaxACFLag+1) {
+		t.Errorf("autocorrelation of %d draws allocated %d bytes", draws, b)
+	}
+	diag.Release()
 }

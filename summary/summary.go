@@ -10,12 +10,14 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"sardonics/diag"
+	"sardonics/internal/fsum"
 	"sardonics/model"
 	"sardonics/report"
 	"sardonics/sampler"
@@ -359,12 +361,40 @@ func Summarize(name string, recs []*TrialRecord, steps, burn int, wall float64) 
 		res.TotalSteps += int64(len(r.Energies))
 	}
 	res.budget(recs)
+	// The diagnostics of long traces hold arrays of their length: the
+	// energy's and the observables', then the ACF's at twice the length
+	// (its FFT plan and arrays: 80 bytes a draw). Garbage is collected and
+	// given back to the system before each of these phases (the caller's
+	// too, such as the model), and diag's arrays are let go after each,
+	// so that the summary's peak is its largest phase's rather than their
+	// sum, or twice that before a collection comes due.
+	collect(res.TotalSteps)
 	res.energy(kept)
 	res.observables(recs, kept)
+	res.trend(kept) // after the others: its transforms are a quarter as long
 	res.marginals(recs)
+	collect(res.TotalSteps)
 	res.autocorrelation(recs, kept)
+	collect(0)
 	res.work(recs, wall)
 	return res
+}
+
+// collectSteps is the fewest steps (of all trials) whose summary collects
+// garbage between its phases: below it, its arrays are a few MB at most.
+const collectSteps = 1 << 18
+
+// collect lets diag's work arrays go and, for a summary of steps of at
+// least collectSteps, collects garbage and returns the free memory to the
+// system (debug.FreeOSMemory: a few milliseconds, as the summary's arrays
+// hold no pointers). Collecting alone leaves the freed pages to the
+// allocator, where a larger array of the next phase may not fit between
+// them: the 10^6-step summary then peaked 4 MB above the sampling.
+func collect(steps int64) {
+	diag.Release()
+	if steps >= collectSteps {
+		debug.FreeOSMemory()
+	}
 }
 
 // budget sets res.Budget from the trials of a --budget run: what each was
@@ -449,12 +479,6 @@ func (res *Result) energy(kept [][]float64) {
 	default:
 		res.EnergyStderrNote = "fewer than 2 draws"
 	}
-	res.Trend = make([]*float64, len(kept))
-	for i, x := range kept {
-		if z := trendZ(x); isFinite(z) {
-			res.Trend[i] = &z
-		}
-	}
 	res.BetweenTrialSD = math.NaN()
 	switch len(means) {
 	case 0:
@@ -463,6 +487,16 @@ func (res *Result) energy(kept [][]float64) {
 		res.BetweenTrialSDNote = "one trial with draws: no spread between trials"
 	default:
 		res.BetweenTrialSD = math.Sqrt(sampleVariance(means))
+	}
+}
+
+// trend sets each trial's drift, res.Trend.
+func (res *Result) trend(kept [][]float64) {
+	res.Trend = make([]*float64, len(kept))
+	for i, x := range kept {
+		if z := trendZ(x); isFinite(z) {
+			res.Trend[i] = &z
+		}
 	}
 }
 
@@ -560,8 +594,7 @@ func (res *Result) autocorrelation(recs []*TrialRecord, kept [][]float64) {
 			flat = append(flat, tr)
 			continue
 		}
-		rho := diag.ACF(x, len(x)-1) // one transform for tau and the plotted ACF
-		tau, w := diag.TauIntACF(rho)
+		tau, w, rho := diag.TauACF(x, MaxACFLag) // one transform for tau and the plotted ACF
 		if 10*w > len(x) {
 			// Sokal's relative error of tau, sqrt(2(2W+1)/n), exceeds
 			// 60%: tau(W) of such a trace says little (a ramp of 30
@@ -574,11 +607,10 @@ func (res *Result) autocorrelation(recs []*TrialRecord, kept [][]float64) {
 			continue
 		}
 		taus = append(taus, tau)
-		a := rho[:min(MaxACFLag, len(x)-1)+1]
-		if len(acfSum) < len(a) {
-			acfSum = append(acfSum, make([]float64, len(a)-len(acfSum))...)
+		if len(acfSum) < len(rho) {
+			acfSum = append(acfSum, make([]float64, len(rho)-len(acfSum))...)
 		}
-		for i, v := range a {
+		for i, v := range rho {
 			acfSum[i] += v
 		}
 	}
@@ -749,24 +781,45 @@ func joinInts(x []int) string {
 
 // pooledMean is the mean of all kept rows, summed in a fixed order.
 func pooledMean(kept [][]float64) float64 {
-	s, c, n := 0.0, 0.0, 0
+	var s meanSum
 	for _, x := range kept {
 		for _, v := range x {
-			// Neumaier summation keeps the mean exact to rounding.
-			t := s + v
-			if math.Abs(s) >= math.Abs(v) {
-				c += (s - t) + v
-			} else {
-				c += (v - t) + s
-			}
-			s = t
-			n++
+			s.add(v)
 		}
 	}
-	if n == 0 {
+	return s.mean()
+}
+
+// meanSum is a mean summed in a fixed order by Neumaier's summation, which
+// keeps it exact to rounding.
+type meanSum struct {
+	s fsum.Neumaier
+	n int
+}
+
+func (a *meanSum) add(v float64) { a.s.Add(v); a.n++ }
+
+// mean is the mean of the values added, NaN for none.
+func (a *meanSum) mean() float64 {
+	if a.n == 0 {
 		return math.NaN()
 	}
-	return (s + c) / float64(n)
+	return a.s.Sum() / float64(a.n)
+}
+
+// rows is an array of rows as long as kept's, back to back in one
+// allocation.
+func rows(kept [][]float64) [][]float64 {
+	n := 0
+	for _, x := range kept {
+		n += len(x)
+	}
+	all := make([]float64, n)
+	out := make([][]float64, len(kept))
+	for i, x := range kept {
+		out[i], all = all[:len(x)], all[len(x):]
+	}
+	return out
 }
 
 // WriteTrial writes a trial's folder: energy.csv, magnetization.csv,
