@@ -39,7 +39,7 @@ one() { # ENGINE P ARGS...
 	python3 - "$d/sardonics/trial-0/stats.json" "$model" "$eng" "$p" "$steps" >> "$csv" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
-print("%s,%s,%s,%.3f,%.3f,%d,%s" % (sys.argv[2], sys.argv[3], sys.argv[4], s["wall_seconds"], s["cpu_seconds"], s["flips"], sys.argv[5]))
+print('"%s",%s,%s,%.3f,%.3f,%d,%s' % (sys.argv[2], sys.argv[3], sys.argv[4], s["wall_seconds"], s["cpu_seconds"], s["flips"], sys.argv[5]))
 PY
 }
 # --engine dense is the serial engine of both: dense for RBMs, denseising
