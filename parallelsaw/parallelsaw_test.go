@@ -174,7 +174,7 @@ func TestDrift(t *testing.T) {
 	}
 	fresh := newEngine(t, m, e.Spins(), 2)
 	for p, sc := range e.sh.secs {
-		for k, f := range sc.f {
+		for k, f := range sc.fields(e.sh) {
 			if g := fresh.sh.secs[p].f[k]; math.Abs(f-g) > 1e-9 {
 				t.Fatalf("section %d field %d drifted: %g (from scratch %g)", p, k, f, g)
 			}
