@@ -359,10 +359,18 @@ func AddRow(F []int32, f []float64, rowq []int32, row []float64, d int32) {
 	}
 }
 
-// AddRowFix is AddRow with rowq = round(row scale) (see Table.UpdateFix).
+// AddRowFix is AddRow with rowq = round(row scale) (see Table.UpdateFix);
+// with f nil only F changes.
 func AddRowFix(F []int32, f []float64, row []float64, scale float64, d int32) {
-	F, f = F[:len(row)], f[:len(row)]
+	F = F[:len(row)]
 	df := float64(d)
+	if f == nil {
+		for j, x := range row {
+			F[j] += fixBy(df*x, scale)
+		}
+		return
+	}
+	f = f[:len(row)]
 	for j, x := range row {
 		F[j] += fixBy(df*x, scale)
 		f[j] += df * x

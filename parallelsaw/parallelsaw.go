@@ -566,25 +566,12 @@ func (sc *section) wrow(sh *shared, i int) []float64 {
 func (sc *section) build(r *model.RBM, q *dense.Quant) {
 	sc.q = q
 	sc.whq = make([]int32, r.H*sc.vp)
+	q.FixT(sc.whq, r.W[sc.vlo*r.H:sc.vhi*r.H], sc.vp, r.H)
 	if r.V*r.H >= dense.CompactFrom {
-		// Transposed in strips of 16 rows (a 64-byte line of whq per j),
-		// with no float64 copy.
-		for i0 := 0; i0 < sc.vp; i0 += 16 {
-			i1 := min(i0+16, sc.vp)
-			for j := 0; j < r.H; j++ {
-				dst := sc.whq[j*sc.vp : (j+1)*sc.vp]
-				for i := i0; i < i1; i++ {
-					dst[i] = q.Fix(r.W[(sc.vlo+i)*r.H+j])
-				}
-			}
-		}
 		sc.upto = make([]int32, sc.vp)
 	} else {
 		sc.wh = make([]float64, r.H*sc.vp)
 		dense.Transpose(sc.wh, r.W[sc.vlo*r.H:sc.vhi*r.H], sc.vp, r.H)
-		for k, x := range sc.wh {
-			sc.whq[k] = q.Fix(x)
-		}
 		sc.wvq = make([]int32, r.V*sc.hp)
 		for i := 0; i < r.V; i++ {
 			dst := sc.wvq[i*sc.hp : (i+1)*sc.hp]
@@ -789,9 +776,7 @@ func (sc *section) exact(sh *shared) {
 			continue
 		}
 		if sc.compact() {
-			for j, x := range sc.wrow(sh, i) {
-				Fh[j] += sc.q.Fix(x)
-			}
+			dense.AddRowFix(Fh, nil, sc.wrow(sh, i), sc.q.Scale, 1)
 		} else {
 			for j, x := range sc.wvq[i*sc.hp : (i+1)*sc.hp] {
 				Fh[j] += x
