@@ -59,7 +59,6 @@ type result struct {
 	z     [2]uint64 // opStep: sums at the end
 	cand  int32     // candidate (global bit), -1 if none, -2 if not drawn
 	candF int32     // the candidate's fixed-point field
-	fl    float64   // opStep: the flipped bit's float64 field, if it is the section's
 	epart float64
 	_     [64]byte
 }
@@ -90,12 +89,21 @@ type section struct {
 	// (field), with the same bits as an update at every flip.
 	hflips []int32
 	upto   []int32
-	act    []int32      // scratch: the active hidden units, for refresh
-	t      *dense.Table // pick weights: visible part, then hidden
-	mask   []uint32     // all ones for an available bit
-	bias   *dense.Bias
-	stale  bool
-	_      [64]byte
+	act    []int32 // scratch: the active hidden units, for refresh
+	// walkf are the float64 fields, at their flips, of this section's
+	// bits flipped in the current walk, in flip order; the coordinator
+	// reads them at its end for the energy. A compact section's visible
+	// fields are caught up only at the walk's last step (lazy: their
+	// indices in walkf, local bits and log lengths at the flips), each
+	// section its own at once, not each by its owner within its flip's
+	// step while the other sections wait.
+	walkf []float64
+	lazy  []int32
+	t     *dense.Table // pick weights: visible part, then hidden
+	mask  []uint32     // all ones for an available bit
+	bias  *dense.Bias
+	stale bool
+	_     [64]byte
 }
 
 // shared is what the workers see; the Engine wraps it so that a cleanup can
@@ -122,6 +130,7 @@ type Engine struct {
 	e      float64
 	since  int
 	dx     []int32
+	cur    []int // scratch: a cursor into each section's walkf
 	rec    dense.Record
 	rpath  []int32
 }
@@ -303,7 +312,8 @@ func (e *Engine) flipSums() [2]uint64 {
 }
 
 // take records the pick of bit l with fixed-point field F:
-// log-probabilities and spin (the energy changes after its step: flipped).
+// log-probabilities and spin (the energy changes at the walk's end:
+// settle).
 func (e *Engine) take(lf *[2]float64, l int, z [2]uint64, F int32) {
 	c := e.bias.Class(e.sh.s[l], F)
 	lf[0] += e.bias.Log[0][c] - math.Log(float64(z[0]))
@@ -312,10 +322,26 @@ func (e *Engine) take(lf *[2]float64, l int, z [2]uint64, F int32) {
 	e.since++
 }
 
-// flipped adds the energy change of the flip of bit l, whose section
-// reported its float64 field in the step that flipped it.
-func (e *Engine) flipped(l int) {
-	e.e -= float64(e.sh.s[l]) * e.sh.secs[e.owner[l]].out.fl
+// settle adds the energy changes of a walk's flips, path (reversed when
+// backwards), in their order, from the fields their sections kept
+// (walkf), the same additions as one flip at a time.
+func (e *Engine) settle(path []int32, backwards bool) {
+	if len(e.cur) != len(e.sh.secs) {
+		e.cur = make([]int, len(e.sh.secs))
+	}
+	clear(e.cur)
+	for t := range path {
+		if backwards {
+			t = len(path) - 1 - t
+		}
+		l := path[t]
+		p := e.owner[l]
+		e.e -= float64(e.sh.s[l]) * e.sh.secs[p].walkf[e.cur[p]]
+		e.cur[p]++
+	}
+	for _, sc := range e.sh.secs {
+		sc.walkf = sc.walkf[:0]
+	}
 }
 
 // step publishes the flip of l (or -1), whether to draw candidates at bias
@@ -390,10 +416,10 @@ func (e *Engine) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64,
 		} else {
 			e.step(r, l, false, b, path[start:])
 		}
-		e.flipped(l)
 		zf := e.flipSums()
 		e.rec.Add(zf[0], zf[1])
 	}
+	e.settle(path[start:], false)
 	e.rec.End(len(path))
 	return path, lf, e.e - e0
 }
@@ -430,10 +456,10 @@ func (e *Engine) Replay(path []int32, backwards bool) ([2]float64, float64) {
 		} else {
 			e.step(nil, l, false, 0, nil)
 		}
-		e.flipped(l)
 		zf := e.flipSums()
 		e.rec.Add(zf[0], zf[1])
 	}
+	e.settle(path, backwards)
 	for _, l := range path {
 		e.avail[l] = true
 	}
@@ -510,13 +536,22 @@ func (sc *section) doStep(sh *shared, c *command) {
 			sc.mask[k] = 0
 			sc.t.Take(k)
 			sc.update(sh, l, c.d)
-			sc.out.fl = sc.field(sh, k) // after the update, which read (its part of) the row
+			if k < sc.vp && sc.compact() && len(sh.secs) > 1 {
+				sc.lazy = append(sc.lazy, int32(len(sc.walkf)), int32(k), int32(len(sc.hflips)))
+				sc.walkf = append(sc.walkf, 0)
+			} else { // alone, it has just read the row: caught up at once
+				sc.walkf = append(sc.walkf, sc.fieldAt(sh, k, len(sc.hflips)))
+			}
 		} else {
 			sc.update(sh, l, c.d)
 		}
 	}
 	sc.out.zf = [2]uint64{sc.t.Z(0), sc.t.Z(1)}
-	if c.path != nil {
+	if c.path != nil { // the walk's last step
+		for x := 0; x < len(sc.lazy); x += 3 {
+			sc.walkf[sc.lazy[x]] = sc.fieldAt(sh, int(sc.lazy[x+1]), int(sc.lazy[x+2]))
+		}
+		sc.lazy = sc.lazy[:0]
 		tb := sc.bias
 		for _, l := range c.path {
 			if k, ok := sc.local(sh, int(l)); ok {
@@ -687,14 +722,15 @@ func (sc *section) axpy(sh *shared, l int, d int32) {
 	sc.logHidden(j, d)
 }
 
-// field is the float64 field of local bit k, a visible one of a compact
-// section first caught up with the logged hidden flips from its row of W.
-func (sc *section) field(sh *shared, k int) float64 {
+// fieldAt is the float64 field of local bit k as of the first n logged
+// hidden flips: a visible one of a compact section is first caught up
+// with those from its row of W (n no less than those it has added).
+func (sc *section) fieldAt(sh *shared, k, n int) float64 {
 	if k < sc.vp && sc.compact() {
-		if log := sc.hflips[sc.upto[k]:]; len(log) > 0 {
+		if log := sc.hflips[sc.upto[k]:n]; len(log) > 0 {
 			i := sc.vlo + k
 			sc.f[k] = dense.CatchUp(sc.f[k], sh.w[i*sh.nh:(i+1)*sh.nh], log)
-			sc.upto[k] = int32(len(sc.hflips))
+			sc.upto[k] = int32(n)
 		}
 	}
 	return sc.f[k]
@@ -703,7 +739,7 @@ func (sc *section) field(sh *shared, k int) float64 {
 // fields brings every float64 field up to date and returns them all.
 func (sc *section) fields(sh *shared) []float64 {
 	for k := range sc.vp {
-		sc.field(sh, k)
+		sc.fieldAt(sh, k, len(sc.hflips))
 	}
 	return sc.f
 }
