@@ -86,7 +86,7 @@ type section struct {
 	// hflips are a compact section's hidden flips since the last refresh
 	// (dense.HiddenFlip), the same log in every section; visible field i
 	// has added those of hflips[:upto[i]] and adds the rest when it is read
-	// (field), with the same bits as an update at every flip.
+	// (fieldAt), with the same bits as an update at every flip.
 	hflips []int32
 	upto   []int32
 	act    []int32 // scratch: the active hidden units, for refresh
