@@ -210,7 +210,7 @@ func updateFixLayer(avx bool, tb *Bias, s []int8, F []int32, f []float64, mask [
 	overLayer(avx, n, bs0, bs1, func(a int) {
 		updateFixAVX2(&tb.Pairs, uint64(tb.Shift&31), &s[0], &F[0], &f[0], &mask[0], &w0[0], &w1[0], a, neg, &bs0[0], &bs1[0], &row[0], scale)
 	}, func(a, b int) (uint64, uint64) {
-		addRowFix(F[a:b], f[a:b], row[a:b], scale, d)
+		AddRowFix(F[a:b], f[a:b], row[a:b], scale, d)
 		return weighGo(&tb.W[0], &tb.W[1], tb.Shift&31, s[a:b], F[a:b], mask[a:b], w0[a:b], w1[a:b])
 	})
 }

@@ -166,25 +166,7 @@ func (e *Engine) refresh() {
 	copy(fh, e.c)
 	for i0 := 0; i0 < nv; i0 += 4 {
 		i1 := min(i0+4, nv)
-		if i1-i0 == 4 {
-			r0, r1, r2, r3 := e.row(i0), e.row(i0+1), e.row(i0+2), e.row(i0+3)
-			f0, f1, f2, f3 := e.b[i0], e.b[i0+1], e.b[i0+2], e.b[i0+3]
-			for _, j := range act {
-				f0 += r0[j]
-				f1 += r1[j]
-				f2 += r2[j]
-				f3 += r3[j]
-			}
-			fv[i0], fv[i0+1], fv[i0+2], fv[i0+3] = f0, f1, f2, f3
-		} else {
-			for i := i0; i < i1; i++ {
-				f, r := e.b[i], e.row(i)
-				for _, j := range act {
-					f += r[j]
-				}
-				fv[i] = f
-			}
-		}
+		SumsAt(fv[i0:i1], e.b[i0:i1], e.w[i0*e.nh:i1*e.nh], e.nh, act)
 		for i := i0; i < i1; i++ {
 			if e.s[i] > 0 {
 				for j, x := range e.row(i) {
@@ -208,6 +190,34 @@ func (e *Engine) refresh() {
 	}
 	e.e = en
 	e.since = 0
+}
+
+// SumsAt sets f[i] = b[i] + the sum of row i of w (rows of n) at the
+// columns act, added in act's order, for each of the len(f) rows: four
+// rows at once, each its own chain of additions (the same bits as one at
+// a time).
+func SumsAt(f, b, w []float64, n int, act []int32) {
+	m := len(f)
+	b, w = b[:m], w[:m*n]
+	i := 0
+	for ; i+4 <= m; i += 4 {
+		r0, r1, r2, r3 := w[i*n:(i+1)*n], w[(i+1)*n:(i+2)*n], w[(i+2)*n:(i+3)*n], w[(i+3)*n:(i+4)*n]
+		f0, f1, f2, f3 := b[i], b[i+1], b[i+2], b[i+3]
+		for _, j := range act {
+			f0 += r0[j]
+			f1 += r1[j]
+			f2 += r2[j]
+			f3 += r3[j]
+		}
+		f[i], f[i+1], f[i+2], f[i+3] = f0, f1, f2, f3
+	}
+	for ; i < m; i++ {
+		x, r := b[i], w[i*n:(i+1)*n]
+		for _, j := range act {
+			x += r[j]
+		}
+		f[i] = x
+	}
 }
 
 // layer returns the range [lo, hi) of layer k (0 visible, 1 hidden).
@@ -247,13 +257,25 @@ func (e *Engine) rowT(j int) []int32 { return e.q.WT[j*e.nv : (j+1)*e.nv] }
 func (e *Engine) visibleField(i int) float64 {
 	f := e.field[i]
 	if log := e.hflips[e.upto[i]:]; len(log) > 0 {
-		r := e.row(i)
-		for _, x := range log {
-			// d W_ij, d = -1 for an odd entry: a sign flip, exact.
-			f += math.Float64frombits(math.Float64bits(r[x>>1]) ^ uint64(x&1)<<63)
-		}
+		f = CatchUp(f, e.row(i), log)
 		e.field[i] = f
 		e.upto[i] = int32(len(e.hflips))
+	}
+	return f
+}
+
+// HiddenFlip is the log entry of a flip of hidden unit j whose x changed
+// by d = +-1: 2j for 0 -> 1, 2j+1 for 1 -> 0 (see CatchUp).
+func HiddenFlip(j int, d int32) int32 { return int32(2*j) + (1-d)>>1 }
+
+// CatchUp returns visible field f plus d W_ij for the logged hidden flips
+// (HiddenFlip entries), in their order, with row = W_i. (float64): the
+// same float64 additions, in the same order, as an update of the field
+// at every flip makes, so the same bits.
+func CatchUp(f float64, row []float64, log []int32) float64 {
+	for _, x := range log {
+		// d W_ij, d = -1 for an odd entry: a sign flip, exact.
+		f += math.Float64frombits(math.Float64bits(row[x>>1]) ^ uint64(x&1)<<63)
 	}
 	return f
 }
@@ -278,7 +300,7 @@ func (e *Engine) flipSpin(l int) {
 	} else {
 		e.e += float64(sl) * e.field[l]
 		if e.wt == nil {
-			e.hflips = append(e.hflips, int32(2*(l-e.nv))+int32(sl+1)>>1)
+			e.hflips = append(e.hflips, HiddenFlip(l-e.nv, int32(-sl)))
 		}
 	}
 	e.s[l] = -sl
@@ -312,7 +334,7 @@ func (e *Engine) flipFields(l int) {
 	case e.wt != nil:
 		AddRow(e.F[:nv], e.field[:nv], e.rowT(j), e.wt[j*nv:(j+1)*nv], d)
 	case l < nv:
-		addRowFix(e.F[nv:], e.field[nv:], e.row(l), e.q.Scale, d)
+		AddRowFix(e.F[nv:], e.field[nv:], e.row(l), e.q.Scale, d)
 	default:
 		AddRow(e.F[:nv], nil, e.rowT(j), nil, d)
 	}
@@ -337,10 +359,18 @@ func AddRow(F []int32, f []float64, rowq []int32, row []float64, d int32) {
 	}
 }
 
-// addRowFix is AddRow with rowq = round(row scale) (see Table.UpdateFix).
-func addRowFix(F []int32, f []float64, row []float64, scale float64, d int32) {
-	F, f = F[:len(row)], f[:len(row)]
+// AddRowFix is AddRow with rowq = round(row scale) (see Table.UpdateFix);
+// with f nil only F changes.
+func AddRowFix(F []int32, f []float64, row []float64, scale float64, d int32) {
+	F = F[:len(row)]
 	df := float64(d)
+	if f == nil {
+		for j, x := range row {
+			F[j] += fixBy(df*x, scale)
+		}
+		return
+	}
+	f = f[:len(row)]
 	for j, x := range row {
 		F[j] += fixBy(df*x, scale)
 		f[j] += df * x

@@ -38,14 +38,20 @@ const maxField = 1 << 30
 func NewQuant(r *model.RBM) *Quant {
 	q := NewQuantScale(r)
 	q.WT = make([]int32, len(r.W))
-	tiles(r.V, r.H, func(i0, i1, j0, j1 int) {
+	q.FixT(q.WT, r.W, r.V, r.H)
+	return q
+}
+
+// FixT writes the transpose of a (rows x cols, row-major) in fixed point
+// (Fix) into t (cols x rows), in tiles that keep both sides in cache.
+func (q *Quant) FixT(t []int32, a []float64, rows, cols int) {
+	tiles(rows, cols, func(i0, i1, j0, j1 int) {
 		for i := i0; i < i1; i++ {
-			for j, x := range r.W[i*r.H+j0 : i*r.H+j1] {
-				q.WT[(j0+j)*r.V+i] = q.Fix(x)
+			for j, x := range a[i*cols+j0 : i*cols+j1] {
+				t[(j0+j)*rows+i] = fixBy(x, q.Scale)
 			}
 		}
 	})
-	return q
 }
 
 // NewQuantScale is NewQuant without the matrix WT: the scale, the

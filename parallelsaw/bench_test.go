@@ -80,8 +80,24 @@ func walks(e saw.Engine, r *rand.PCG, n int, path []int32) time.Duration {
 
 // BenchmarkWalk reports ns per proposed flip: dense (P=0) and P sections.
 func BenchmarkWalk(b *testing.B) {
-	m := benchRBM(b)
 	b.Log(topology.Describe())
+	benchWalkP(b, benchRBM(b))
+}
+
+// BenchmarkWalkLarge is BenchmarkWalk on rbm-random:V=4096,H=4096 (seed
+// 1), whose matrices outgrow the caches: the engines are compact
+// (dense.CompactFrom).
+func BenchmarkWalkLarge(b *testing.B) {
+	b.Log(topology.Describe())
+	m, err := model.RandomRBM(4096, 4096, 1, 0.1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchWalkP(b, m.RBM)
+}
+
+// benchWalkP runs benchWalks on m with dense and P = 1, 2.
+func benchWalkP(b *testing.B, m *model.RBM) {
 	for _, P := range []int{0, 1, 2} {
 		name := fmt.Sprintf("P=%d", P)
 		if P == 0 {
@@ -246,4 +262,39 @@ func BenchmarkDenseWalk(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkWalkRatio is the per-flip work at P = 1 over the serial dense
+// engine's on rbm-random:V=4096,H=4096 (seed 1): walks of benchWalk flips
+// in alternating rounds of 200 walks on each engine (refreshes included),
+// so that load changes on a shared machine hit both, and the median over
+// rounds of the ratio of their process CPU times (b.N rounds).
+func BenchmarkWalkRatio(b *testing.B) {
+	m, err := model.RandomRBM(4096, 4096, 1, 0.1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer pinCoordinator(b)()
+	d, p := benchEngine(b, m.RBM, 0), benchEngine(b, m.RBM, 1)
+	rd, rp := rand.NewPCG(1, 1), rand.NewPCG(1, 1)
+	path := make([]int32, 0, benchWalk)
+	round := func(e saw.Engine, r *rand.PCG) time.Duration {
+		c0 := cpuTime()
+		for i := range 200 {
+			path, _, _ = e.Walk(r, benchWalk, i%2, path[:0])
+		}
+		return cpuTime() - c0
+	}
+	d.SetBiases(0.95, 1.05, saw.Logistic)
+	p.SetBiases(0.95, 1.05, saw.Logistic)
+	round(d, rd)
+	round(p, rp)
+	var ratios []float64
+	b.ResetTimer()
+	for range b.N {
+		td := round(d, rd)
+		ratios = append(ratios, float64(round(p, rp))/float64(td))
+	}
+	slices.Sort(ratios)
+	b.ReportMetric(ratios[len(ratios)/2], "median-P1/dense")
 }

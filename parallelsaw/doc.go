@@ -3,10 +3,22 @@
 // contiguous sections (section p holds visible units [pV/P, (p+1)V/P) and
 // hidden units [pH/P, (p+1)H/P), so every flip gives every section the
 // same work). Section p keeps its units' fixed-point and float64 fields,
-// integer pick weights at both biases and their exact sums (a dense.Table),
-// its own slice of W in fixed point and of W's transpose in both forms
-// (its float64 slice of W is read from the model's rows, not copied); each
-// worker builds its own section on its own thread. The weights
+// integer pick weights at both biases and their exact sums (a dense.Table)
+// and its share of W's transpose in fixed point (its float64 couplings are
+// read from the model's rows, not copied); each worker builds its own
+// section on its own thread. From dense.CompactFrom weights on, that is
+// all (4 bytes per weight of its own, over all sections, as the serial
+// engine's), with dense's compact scheme: a visible flip rounds the
+// section's slice of its row of W on the fly (dense.Table.UpdateFix), and
+// a hidden flip changes the visible fixed-point fields and is logged; a
+// visible float64 field adds the logged flips from its row of W
+// (dense.CatchUp: the same additions in the same order, so the same bits)
+// when read: for the energy of a walk's flips, which each section does for
+// its own bits at the walk's last step (at once for P = 1), and when the
+// state is saved. Refreshes recompute only the float64 fields, in one pass
+// over the rows of W. Smaller models' sections also keep W in fixed point
+// and the float64 transpose (16 bytes per weight) and update every field
+// at every flip. The weights
 // are package dense's (see its doc: weight classes of exact fixed-point
 // fields, integer weights, exact uint64 sums), computed by the same kernel
 // (dense.Table.Update).

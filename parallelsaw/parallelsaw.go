@@ -27,6 +27,7 @@ const (
 	opNop op = iota
 	opBias
 	opRefresh
+	opSet
 	opFlip
 	opStep
 	opQuit
@@ -58,7 +59,6 @@ type result struct {
 	z     [2]uint64 // opStep: sums at the end
 	cand  int32     // candidate (global bit), -1 if none, -2 if not drawn
 	candF int32     // the candidate's fixed-point field
-	candf float64   // the candidate's float64 field
 	epart float64
 	_     [64]byte
 }
@@ -70,19 +70,40 @@ type section struct {
 	vlo, vhi int
 	hlo, hhi int
 	vp, hp   int
-	wh       []float64 // H x vp: W[vlo+i, j] at j*vp+i (W[i, hlo+j] is read from the model's rows)
-	wvq      []int32   // V x hp: W[i, hlo+j] at i*hp+j, in fixed point (dense.Quant.Fix)
-	whq      []int32   // wh in fixed point
-	b, c     []float64
-	bq, cq   []int32
-	sl       []int8       // spins of this section's bits (a copy): visible part, then hidden
-	F        []int32      // fixed-point fields: visible part (vp), then hidden (hp)
-	f        []float64    // float64 fields, the same layout
-	t        *dense.Table // pick weights: visible part, then hidden
-	mask     []uint32     // all ones for an available bit
-	bias     *dense.Bias
-	stale    bool
-	_        [64]byte
+	q        *dense.Quant // scale only (no matrix; shared, read only)
+	whq      []int32      // H x vp: W[vlo+i, j] at j*vp+i, in fixed point (dense.Quant.Fix)
+	// A full section (below dense.CompactFrom) also has wvq and wh; a
+	// compact one derives a visible flip's fixed-point couplings from the
+	// model's float64 row (UpdateFix) and logs hidden flips for its
+	// visible float64 fields (hflips), as dense.Engine does.
+	wvq    []int32   // V x hp: W[i, hlo+j] at i*hp+j, in fixed point; nil if compact
+	wh     []float64 // H x vp: whq in float64; nil if compact
+	b, c   []float64
+	bq, cq []int32
+	sl     []int8    // spins of this section's bits (a copy): visible part, then hidden
+	F      []int32   // fixed-point fields: visible part (vp), then hidden (hp)
+	f      []float64 // float64 fields, the same layout; visible field i as of hflips[:upto[i]] if compact
+	// hflips are a compact section's hidden flips since the last refresh
+	// (dense.HiddenFlip), the same log in every section; visible field i
+	// has added those of hflips[:upto[i]] and adds the rest when it is read
+	// (fieldAt), with the same bits as an update at every flip.
+	hflips []int32
+	upto   []int32
+	act    []int32 // scratch: the active hidden units, for refresh
+	// walkf are the float64 fields, at their flips, of this section's
+	// bits flipped in the current walk, in flip order; the coordinator
+	// reads them at its end for the energy. A compact section's visible
+	// fields are caught up only at the walk's last step (lazy: their
+	// indices in walkf, local bits and log lengths at the flips), each
+	// section its own at once, not each by its owner within its flip's
+	// step while the other sections wait.
+	walkf []float64
+	lazy  []int32
+	t     *dense.Table // pick weights: visible part, then hidden
+	mask  []uint32     // all ones for an available bit
+	bias  *dense.Bias
+	stale bool
+	_     [64]byte
 }
 
 // shared is what the workers see; the Engine wraps it so that a cleanup can
@@ -109,6 +130,7 @@ type Engine struct {
 	e      float64
 	since  int
 	dx     []int32
+	cur    []int // scratch: a cursor into each section's walkf
 	rec    dense.Record
 	rpath  []int32
 }
@@ -218,10 +240,14 @@ func (e *Engine) SetSpins(s []int8) {
 			e.sh.s[i] = -1
 		}
 	}
-	e.refresh()
+	e.sh.cmd.op = opSet
+	e.sh.run()
+	e.e = e.sh.energy()
+	e.since = 0
 	e.rec.Invalidate()
 }
 
+// refresh recomputes the float64 fields (which drift) and the energy.
 func (e *Engine) refresh() {
 	e.sh.cmd.op = opRefresh
 	e.sh.run()
@@ -285,15 +311,37 @@ func (e *Engine) flipSums() [2]uint64 {
 	return z
 }
 
-// take records the pick of bit l with fixed-point field F and float64
-// field f: log-probabilities, energy and spin.
-func (e *Engine) take(lf *[2]float64, l int, z [2]uint64, F int32, f float64) {
+// take records the pick of bit l with fixed-point field F:
+// log-probabilities and spin (the energy changes at the walk's end:
+// settle).
+func (e *Engine) take(lf *[2]float64, l int, z [2]uint64, F int32) {
 	c := e.bias.Class(e.sh.s[l], F)
 	lf[0] += e.bias.Log[0][c] - math.Log(float64(z[0]))
 	lf[1] += e.bias.Log[1][c] - math.Log(float64(z[1]))
-	e.e += float64(e.sh.s[l]) * f
 	e.sh.s[l] = -e.sh.s[l]
 	e.since++
+}
+
+// settle adds the energy changes of a walk's flips, path (reversed when
+// backwards), in their order, from the fields their sections kept
+// (walkf), the same additions as one flip at a time.
+func (e *Engine) settle(path []int32, backwards bool) {
+	if len(e.cur) != len(e.sh.secs) {
+		e.cur = make([]int, len(e.sh.secs))
+	}
+	clear(e.cur)
+	for t := range path {
+		if backwards {
+			t = len(path) - 1 - t
+		}
+		l := path[t]
+		p := e.owner[l]
+		e.e -= float64(e.sh.s[l]) * e.sh.secs[p].walkf[e.cur[p]]
+		e.cur[p]++
+	}
+	for _, sc := range e.sh.secs {
+		sc.walkf = sc.walkf[:0]
+	}
 }
 
 // step publishes the flip of l (or -1), whether to draw candidates at bias
@@ -320,10 +368,10 @@ func (e *Engine) prepare() {
 
 // pick draws an available bit at bias b with probability w_l / Z_b exactly:
 // section p with probability Z_p / Z_b, then its candidate, which it drew
-// with probability w_l / Z_p. It returns the bit and its fields, which the
-// section reported beside it (so that no line of the section's arrays
-// crosses cores).
-func (e *Engine) pick(r *rand.PCG, b int, z [2]uint64) (int, int32, float64) {
+// with probability w_l / Z_p. It returns the bit and its fixed-point
+// field, which the section reported beside it (so that no line of the
+// section's arrays crosses cores).
+func (e *Engine) pick(r *rand.PCG, b int, z [2]uint64) (int, int32) {
 	secs := e.sh.secs
 	p := 0
 	if len(secs) > 1 {
@@ -339,9 +387,9 @@ func (e *Engine) pick(r *rand.PCG, b int, z [2]uint64) (int, int32, float64) {
 	l := int(sc.out.cand)
 	if l == -2 { // both random words rejected (probability about 2^-45)
 		k := sc.t.Draw(b, dense.Uniform(r, sc.out.z[b]))
-		return sc.global(e.sh, k), sc.F[k], sc.f[k]
+		return sc.global(e.sh, k), sc.F[k]
 	}
-	return l, sc.out.candF, sc.out.candf
+	return l, sc.out.candF
 }
 
 // Walk draws a SAW of length k at bias index b (see saw.Engine).
@@ -360,8 +408,8 @@ func (e *Engine) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64,
 	e.step(r, -1, true, b, nil)
 	for t := 0; t < k; t++ {
 		z := e.sums()
-		l, F, f := e.pick(r, b, z)
-		e.take(&lf, l, z, F, f)
+		l, F := e.pick(r, b, z)
+		e.take(&lf, l, z, F)
 		path = append(path, int32(l))
 		if t < k-1 {
 			e.step(r, l, true, b, nil)
@@ -371,6 +419,7 @@ func (e *Engine) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64,
 		zf := e.flipSums()
 		e.rec.Add(zf[0], zf[1])
 	}
+	e.settle(path[start:], false)
 	e.rec.End(len(path))
 	return path, lf, e.e - e0
 }
@@ -401,7 +450,7 @@ func (e *Engine) Replay(path []int32, backwards bool) ([2]float64, float64) {
 		}
 		e.avail[l] = false
 		sc, k := e.local(l)
-		e.take(&lf, l, e.sums(), sc.F[k], sc.f[k])
+		e.take(&lf, l, e.sums(), sc.F[k])
 		if t == len(path)-1 && !backwards || t == 0 && backwards {
 			e.step(nil, l, false, 0, path)
 		} else {
@@ -410,6 +459,7 @@ func (e *Engine) Replay(path []int32, backwards bool) ([2]float64, float64) {
 		zf := e.flipSums()
 		e.rec.Add(zf[0], zf[1])
 	}
+	e.settle(path, backwards)
 	for _, l := range path {
 		e.avail[l] = true
 	}
@@ -456,8 +506,8 @@ func (sc *section) exec(sh *shared) {
 	switch c.op {
 	case opBias:
 		sc.bias, sc.stale = c.bias, true
-	case opRefresh:
-		sc.refresh(sh)
+	case opRefresh, opSet:
+		sc.refresh(sh, c.op == opSet)
 		sc.stale = true
 		sc.out.epart = sc.energy(sh)
 	case opFlip:
@@ -485,11 +535,23 @@ func (sc *section) doStep(sh *shared, c *command) {
 			sc.sl[k] = int8(c.d)
 			sc.mask[k] = 0
 			sc.t.Take(k)
+			sc.update(sh, l, c.d)
+			if k < sc.vp && sc.compact() && len(sh.secs) > 1 {
+				sc.lazy = append(sc.lazy, int32(len(sc.walkf)), int32(k), int32(len(sc.hflips)))
+				sc.walkf = append(sc.walkf, 0)
+			} else { // alone, it has just read the row: caught up at once
+				sc.walkf = append(sc.walkf, sc.fieldAt(sh, k, len(sc.hflips)))
+			}
+		} else {
+			sc.update(sh, l, c.d)
 		}
-		sc.update(sh, l, c.d)
 	}
 	sc.out.zf = [2]uint64{sc.t.Z(0), sc.t.Z(1)}
-	if c.path != nil {
+	if c.path != nil { // the walk's last step
+		for x := 0; x < len(sc.lazy); x += 3 {
+			sc.walkf[sc.lazy[x]] = sc.fieldAt(sh, int(sc.lazy[x+1]), int(sc.lazy[x+2]))
+		}
+		sc.lazy = sc.lazy[:0]
 		tb := sc.bias
 		for _, l := range c.path {
 			if k, ok := sc.local(sh, int(l)); ok {
@@ -508,7 +570,7 @@ func (sc *section) doStep(sh *shared, c *command) {
 				if u, ok := bounded(x, n); ok {
 					k := sc.t.Draw(int(c.b), u)
 					sc.out.cand = int32(sc.global(sh, k))
-					sc.out.candF, sc.out.candf = sc.F[k], sc.f[k]
+					sc.out.candF = sc.F[k]
 					break
 				}
 			}
@@ -537,17 +599,21 @@ func (sc *section) wrow(sh *shared, i int) []float64 {
 // builds its own section on its own (pinned) thread, so the sections are
 // built at once and their pages first touched where they are used.
 func (sc *section) build(r *model.RBM, q *dense.Quant) {
-	sc.wvq = make([]int32, r.V*sc.hp)
-	for i := 0; i < r.V; i++ {
-		dst := sc.wvq[i*sc.hp : (i+1)*sc.hp]
-		for j, x := range r.W[i*r.H+sc.hlo : i*r.H+sc.hhi] {
-			dst[j] = q.Fix(x)
+	sc.q = q
+	sc.whq = make([]int32, r.H*sc.vp)
+	q.FixT(sc.whq, r.W[sc.vlo*r.H:sc.vhi*r.H], sc.vp, r.H)
+	if r.V*r.H >= dense.CompactFrom {
+		sc.upto = make([]int32, sc.vp)
+	} else {
+		sc.wh = make([]float64, r.H*sc.vp)
+		dense.Transpose(sc.wh, r.W[sc.vlo*r.H:sc.vhi*r.H], sc.vp, r.H)
+		sc.wvq = make([]int32, r.V*sc.hp)
+		for i := 0; i < r.V; i++ {
+			dst := sc.wvq[i*sc.hp : (i+1)*sc.hp]
+			for j, x := range r.W[i*r.H+sc.hlo : i*r.H+sc.hhi] {
+				dst[j] = q.Fix(x)
+			}
 		}
-	}
-	sc.wh, sc.whq = make([]float64, r.H*sc.vp), make([]int32, r.H*sc.vp)
-	dense.Transpose(sc.wh, r.W[sc.vlo*r.H:sc.vhi*r.H], sc.vp, r.H)
-	for k, x := range sc.wh {
-		sc.whq[k] = q.Fix(x)
 	}
 	sc.b = append([]float64(nil), r.B[sc.vlo:sc.vhi]...)
 	sc.c = append([]float64(nil), r.C[sc.hlo:sc.hhi]...)
@@ -563,6 +629,9 @@ func (sc *section) build(r *model.RBM, q *dense.Quant) {
 		sc.mask[i] = ^uint32(0)
 	}
 }
+
+// compact reports whether the section has the compact layout.
+func (sc *section) compact() bool { return sc.wh == nil }
 
 // local maps global bit l to this section's index.
 func (sc *section) local(sh *shared, l int) (int, bool) {
@@ -598,30 +667,81 @@ func (sc *section) spins(k int) []int8 {
 	return sc.sl[sc.vp:]
 }
 
-// rows returns bit l's couplings to this section's part of the other
-// layer (fixed point and float64) and that layer.
-func (sc *section) rows(sh *shared, l int) ([]int32, []float64, int) {
-	if l < sh.nv {
-		return sc.wvq[l*sc.hp : (l+1)*sc.hp], sc.wrow(sh, l), 1
+// hrow is hidden unit j's couplings to this section's visible units: in
+// fixed point, and in float64 (nil if compact).
+func (sc *section) hrow(j int) ([]int32, []float64) {
+	if sc.compact() {
+		return sc.whq[j*sc.vp : (j+1)*sc.vp], nil
 	}
-	j := l - sh.nv
-	return sc.whq[j*sc.vp : (j+1)*sc.vp], sc.wh[j*sc.vp : (j+1)*sc.vp], 0
+	return sc.whq[j*sc.vp : (j+1)*sc.vp], sc.wh[j*sc.vp : (j+1)*sc.vp]
+}
+
+// logHidden logs hidden unit j's flip (x changed by d) for a compact
+// section's visible float64 fields.
+func (sc *section) logHidden(j int, d int32) {
+	if sc.compact() {
+		sc.hflips = append(sc.hflips, dense.HiddenFlip(j, d))
+	}
 }
 
 // update applies the flip of bit l, whose x changed by d, to this
 // section's part of the other layer: fields, weights and sums.
 func (sc *section) update(sh *shared, l int, d int32) {
-	rowq, row, k := sc.rows(sh, l)
-	lo, hi := sc.span(k)
-	sc.t.Update(k, sc.bias, sc.spins(k), sc.F[lo:hi], sc.f[lo:hi], sc.mask[lo:hi], rowq, row, d)
+	lo, hi := sc.span(0)
+	if l < sh.nv {
+		lo, hi = sc.span(1)
+		F, f, mask := sc.F[lo:hi], sc.f[lo:hi], sc.mask[lo:hi]
+		if sc.compact() {
+			sc.t.UpdateFix(1, sc.bias, sc.spins(1), F, f, mask, sc.wrow(sh, l), sc.q.Scale, d)
+		} else {
+			sc.t.Update(1, sc.bias, sc.spins(1), F, f, mask, sc.wvq[l*sc.hp:(l+1)*sc.hp], sc.wrow(sh, l), d)
+		}
+		return
+	}
+	j := l - sh.nv
+	rowq, row := sc.hrow(j)
+	sc.t.Update(0, sc.bias, sc.spins(0), sc.F[lo:hi], sc.f[lo:hi], sc.mask[lo:hi], rowq, row, d)
+	sc.logHidden(j, d)
 }
 
 // axpy applies a change d of x_l to the fields of the other layer in this
 // section.
 func (sc *section) axpy(sh *shared, l int, d int32) {
-	rowq, row, k := sc.rows(sh, l)
-	lo, hi := sc.span(k)
-	dense.AddRow(sc.F[lo:hi], sc.f[lo:hi], rowq, row, d)
+	if l < sh.nv {
+		F, f := sc.F[sc.vp:], sc.f[sc.vp:]
+		if sc.compact() {
+			dense.AddRowFix(F, f, sc.wrow(sh, l), sc.q.Scale, d)
+		} else {
+			dense.AddRow(F, f, sc.wvq[l*sc.hp:(l+1)*sc.hp], sc.wrow(sh, l), d)
+		}
+		return
+	}
+	j := l - sh.nv
+	rowq, row := sc.hrow(j)
+	dense.AddRow(sc.F[:sc.vp], sc.f[:sc.vp], rowq, row, d)
+	sc.logHidden(j, d)
+}
+
+// fieldAt is the float64 field of local bit k as of the first n logged
+// hidden flips: a visible one of a compact section is first caught up
+// with those from its row of W (n no less than those it has added).
+func (sc *section) fieldAt(sh *shared, k, n int) float64 {
+	if k < sc.vp && sc.compact() {
+		if log := sc.hflips[sc.upto[k]:n]; len(log) > 0 {
+			i := sc.vlo + k
+			sc.f[k] = dense.CatchUp(sc.f[k], sh.w[i*sh.nh:(i+1)*sh.nh], log)
+			sc.upto[k] = int32(n)
+		}
+	}
+	return sc.f[k]
+}
+
+// fields brings every float64 field up to date and returns them all.
+func (sc *section) fields(sh *shared) []float64 {
+	for k := range sc.vp {
+		sc.fieldAt(sh, k, len(sc.hflips))
+	}
+	return sc.f
 }
 
 func (sc *section) reweigh(sh *shared, k int) {
@@ -630,31 +750,70 @@ func (sc *section) reweigh(sh *shared, k int) {
 }
 
 // refresh copies this section's spins from the coordinator's and
-// recomputes its fields (fixed point and float64) from scratch.
-func (sc *section) refresh(sh *shared) {
+// recomputes its float64 fields from scratch (the bias plus the
+// couplings of the active bits of the other layer, in index order), and
+// with exact its fixed-point fields too (which never drift). The float64
+// fields take one pass over the model's rows: this section's own rows are
+// summed at the active hidden units, and the active visible units' rows
+// (their parts for this section) are added to the hidden fields.
+func (sc *section) refresh(sh *shared, exact bool) {
+	nv, nh := sh.nv, sh.nh
 	copy(sc.sl[:sc.vp], sh.s[sc.vlo:sc.vhi])
-	copy(sc.sl[sc.vp:], sh.s[sh.nv+sc.hlo:sh.nv+sc.hhi])
+	copy(sc.sl[sc.vp:], sh.s[nv+sc.hlo:nv+sc.hhi])
+	if exact {
+		sc.exact(sh)
+	}
 	fv, fh := sc.f[:sc.vp], sc.f[sc.vp:]
-	Fv, Fh := sc.F[:sc.vp], sc.F[sc.vp:]
-	copy(fv, sc.b)
+	act := sc.act[:0]
+	for j, x := range sh.s[nv:] {
+		if x > 0 {
+			act = append(act, int32(j))
+		}
+	}
+	sc.act = act
 	copy(fh, sc.c)
+	for i0 := 0; i0 < nv; {
+		i1 := nv
+		switch {
+		case i0 < sc.vlo:
+			i1 = sc.vlo
+		case i0 < sc.vhi:
+			i1 = min(i0+4, sc.vhi)
+			dense.SumsAt(fv[i0-sc.vlo:i1-sc.vlo], sc.b[i0-sc.vlo:i1-sc.vlo], sh.w[i0*nh:i1*nh], nh, act)
+		}
+		for i := i0; i < i1; i++ {
+			if sh.s[i] > 0 {
+				for j, x := range sc.wrow(sh, i) {
+					fh[j] += x
+				}
+			}
+		}
+		i0 = i1
+	}
+	sc.hflips = sc.hflips[:0]
+	clear(sc.upto)
+}
+
+// exact recomputes the fixed-point fields from the spins.
+func (sc *section) exact(sh *shared) {
+	Fv, Fh := sc.F[:sc.vp], sc.F[sc.vp:]
 	copy(Fv, sc.bq)
 	copy(Fh, sc.cq)
 	for j := 0; j < sh.nh; j++ {
 		if sh.s[sh.nv+j] > 0 {
-			for i, x := range sc.wh[j*sc.vp : (j+1)*sc.vp] {
-				fv[i] += x
-			}
-			for i, x := range sc.whq[j*sc.vp : (j+1)*sc.vp] {
+			rowq, _ := sc.hrow(j)
+			for i, x := range rowq {
 				Fv[i] += x
 			}
 		}
 	}
 	for i := 0; i < sh.nv; i++ {
-		if sh.s[i] > 0 {
-			for j, x := range sc.wrow(sh, i) {
-				fh[j] += x
-			}
+		if sh.s[i] <= 0 {
+			continue
+		}
+		if sc.compact() {
+			dense.AddRowFix(Fh, nil, sc.wrow(sh, i), sc.q.Scale, 1)
+		} else {
 			for j, x := range sc.wvq[i*sc.hp : (i+1)*sc.hp] {
 				Fh[j] += x
 			}

@@ -174,7 +174,7 @@ func TestDrift(t *testing.T) {
 	}
 	fresh := newEngine(t, m, e.Spins(), 2)
 	for p, sc := range e.sh.secs {
-		for k, f := range sc.f {
+		for k, f := range sc.fields(e.sh) {
 			if g := fresh.sh.secs[p].f[k]; math.Abs(f-g) > 1e-9 {
 				t.Fatalf("section %d field %d drifted: %g (from scratch %g)", p, k, f, g)
 			}
@@ -405,5 +405,42 @@ func TestCleanup(t *testing.T) {
 		}
 		runtime.GC()
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestState: a state saved between refreshes (a compact engine's visible
+// fields behind, hidden flips logged) restores into a fresh engine with
+// as many sections, which continues as the saved one does; a state of
+// another number of sections or a cut one is refused.
+func TestState(t *testing.T) {
+	m := rbmtest.RandomRBM(t, 40, 30, 1, 9)
+	r := rand.NewPCG(5, 6)
+	a := newEngine(t, m, rbmtest.RandomSpins(r, 70), 3)
+	a.SetBiases(0.9, 1.1, saw.Logistic)
+	for range 60 {
+		p, _, _ := a.Walk(r, 7, 0, nil)
+		a.Flip(p[:3])
+	}
+	st := a.AppendState(nil)
+	b := newEngine(t, m, nil, 3)
+	if err := b.RestoreState(st); err != nil {
+		t.Fatal(err)
+	}
+	b.SetBiases(0.9, 1.1, saw.Logistic)
+	ra, rb := *r, *r
+	for i := range 60 {
+		pa, la, ea := a.Walk(&ra, 8, i%2, nil)
+		pb, lb, eb := b.Walk(&rb, 8, i%2, nil)
+		if !slices.Equal(pa, pb) || la != lb || ea != eb || a.Energy() != b.Energy() {
+			t.Fatalf("walk %d after restore differs", i)
+		}
+		a.Flip(pa[:i%4])
+		b.Flip(pb[:i%4])
+	}
+	if err := newEngine(t, m, nil, 2).RestoreState(st); err == nil {
+		t.Error("state of 3 sections restored into 2")
+	}
+	if err := b.RestoreState(st[:len(st)-1]); err == nil {
+		t.Error("cut state accepted")
 	}
 }

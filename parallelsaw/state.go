@@ -16,7 +16,7 @@ func (e *Engine) AppendState(b []byte) []byte {
 	w.Int8s(e.sh.s)
 	w.Uint64(uint64(len(e.sh.secs)))
 	for _, sc := range e.sh.secs {
-		w.Float64s(sc.f)
+		w.Float64s(sc.fields(e.sh)) // caught up
 	}
 	w.Float64(e.e)
 	w.Int64(int64(e.since))
@@ -47,7 +47,7 @@ func (e *Engine) RestoreState(b []byte) error {
 		return errors.New("parallelsaw: state holds an invalid flip count")
 	}
 	copy(e.sh.s, s)
-	e.sh.cmd.op = opRefresh // fixed-point fields from the spins; stale weights
+	e.sh.cmd.op = opSet // fixed-point fields from the spins; stale weights
 	e.sh.run()
 	for p, sc := range e.sh.secs { // the workers wait: the next run publishes these
 		copy(sc.f, fs[p])
