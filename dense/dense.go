@@ -156,12 +156,7 @@ func (e *Engine) SetSpins(s []int8) {
 func (e *Engine) refresh() {
 	nv := e.nv
 	fv, fh := e.field[:nv], e.field[nv:]
-	act := e.act[:0]
-	for j, x := range e.s[nv:] {
-		if x > 0 {
-			act = append(act, int32(j))
-		}
-	}
+	act := Active(e.act[:0], e.s[nv:])
 	e.act = act
 	copy(fh, e.c)
 	for i0 := 0; i0 < nv; i0 += 4 {
@@ -190,6 +185,17 @@ func (e *Engine) refresh() {
 	}
 	e.e = en
 	e.since = 0
+}
+
+// Active appends to dst the indices of the up spins of s (the active
+// units, whose rows SumsAt adds) and returns it.
+func Active(dst []int32, s []int8) []int32 {
+	for j, x := range s {
+		if x > 0 {
+			dst = append(dst, int32(j))
+		}
+	}
+	return dst
 }
 
 // SumsAt sets f[i] = b[i] + the sum of row i of w (rows of n) at the

@@ -764,12 +764,7 @@ func (sc *section) refresh(sh *shared, exact bool) {
 		sc.exact(sh)
 	}
 	fv, fh := sc.f[:sc.vp], sc.f[sc.vp:]
-	act := sc.act[:0]
-	for j, x := range sh.s[nv:] {
-		if x > 0 {
-			act = append(act, int32(j))
-		}
-	}
+	act := dense.Active(sc.act[:0], sh.s[nv:])
 	sc.act = act
 	copy(fh, sc.c)
 	for i0 := 0; i0 < nv; {
