@@ -164,10 +164,10 @@ func TestBudgetReplicaResume(t *testing.T) {
 		t.Fatalf("budget %+v (an adaptive ladder's burn-in is twice its adaptation), replica %+v", b, r.Replica)
 	}
 	var c struct {
-		Energies []float64 `json:"energies"`
+		Steps int `json:"steps"`
 	}
-	if err := json.Unmarshal(ck[bytes.IndexByte(ck, '\n')+1:], &c); err != nil || len(c.Energies) == 0 || len(c.Energies) >= b.TrialSteps[0] {
-		t.Fatalf("the checkpoint held %d of %d steps (%v): not a resumed run", len(c.Energies), b.TrialSteps[0], err)
+	if err := json.Unmarshal(ck[bytes.IndexByte(ck, '\n')+1:], &c); err != nil || c.Steps == 0 || c.Steps >= b.TrialSteps[0] {
+		t.Fatalf("the checkpoint held %d of %d steps (%v): not a resumed run", c.Steps, b.TrialSteps[0], err)
 	}
 	full := filepath.Join(dir, "full")
 	if _, stderr, err := run(t, append(base, "--steps", fmt.Sprint(b.TrialSteps[0]), "--burn", fmt.Sprint(b.TrialBurnIn[0]), "--out", full)...); err != nil {
@@ -182,13 +182,14 @@ func TestBudgetReplicaResume(t *testing.T) {
 	}
 }
 
-// TestBudgetRefusedTooLarge: a budget whose traces cannot fit in memory
+// TestBudgetRefusedTooLarge: a budget whose every-step traces (--save-trace) cannot fit on disk
 // is refused before the run, with the pilot's estimate.
 func TestBudgetRefusedTooLarge(t *testing.T) {
-	old := availableMemory
-	availableMemory = func() (float64, string) { return 50e6, "a test's bound" }
-	defer func() { availableMemory = old }()
-	_, _, err := run(t, "sample", "--model", "ferro2d:L=4", "--T", "2", "--sampler", "gibbs", "--budget", "1h", "--trials", "2", "--out", t.TempDir())
+	old := diskRoom
+	diskRoom = func(string) (float64, float64, bool) { return 50e6, 1e6, true }
+	defer func() { diskRoom = old }()
+	// Kept draws are bounded, but --save-trace writes every step.
+	_, _, err := run(t, "sample", "--model", "ferro2d:L=4", "--T", "2", "--sampler", "gibbs", "--budget", "1h", "--trials", "2", "--save-trace", "--out", t.TempDir())
 	if ExitCode(err) != 2 || err == nil || !strings.Contains(err.Error(), "gibbs would make about") || !strings.Contains(err.Error(), "give a smaller --budget") {
 		t.Fatalf("err %v (exit %d), want a refusal with the estimate", err, ExitCode(err))
 	}

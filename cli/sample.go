@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"sardonics/draws"
 	"sardonics/model"
 	"sardonics/runner"
 	"sardonics/saw"
@@ -415,6 +416,8 @@ example).`,
 			out := fs.String("out", "", "output `DIR` (required)")
 			save := fs.Bool("save-states", false, "write the kept states of each trial as states.npy (uint8, one row per saved step) and samples.npz (the distinct states as packed bits, with their energies and counts)")
 			saveEvery := fs.Int("save-every", 1, "with --save-states and --marginals, save and measure one state in `K` of the steps after the burn-in (those of steps burn+K, burn+2K, ...)")
+			saveTrace := fs.Bool("save-trace", false, "also stream every step's energy, magnetization (and overlap) to energy.npy, magnetization.npy (and overlap.npy) in each trial's folder: 8, 4 (and 8) bytes a step, burn-in included (the CSVs hold the kept draws)")
+			traceDraws := fs.Int("trace-draws", draws.DefaultCap, "keep at most `K` draws of each observable in each phase (burn-in, then after it) of a trial, evenly spaced: a longer phase is thinned by an interval that doubles as it grows; means and variances still use every step")
 			marginals := fs.Bool("marginals", false, "measure every spin's mean <s_i> and every interacting pair's <s_i s_j> with batch-means errors (SAMPLER/marginals.npy, SAMPLER/correlations.npy; measuring costs O(spins + pairs) per measured step: see --save-every)")
 			initFile := fs.String("init", "", "start from the states in `FILE` instead of random ones: a .npy of uint8 0/1 rows as --save-states writes, or a text file of +1/-1 rows; one row for every trial, or --trials rows, row i for trial --trial-offset + i")
 			quiet := fs.Bool("quiet", false, "no progress lines (a stalled trial is still named on stderr)")
@@ -468,6 +471,9 @@ example).`,
 					if err != nil {
 						return err
 					}
+					if *traceDraws < draws.MinCap {
+						return usagef("--trace-draws %d (expected at least %d: the diagnostics split each trial's draws into chains of a few dozen)", *traceDraws, draws.MinCap)
+					}
 					m, err := loadModel(*spec)
 					if err != nil {
 						return err
@@ -488,7 +494,8 @@ example).`,
 					}
 					sc.CPUs = cpus
 					cfg = &runner.Config{Model: m, Beta: beta, Samplers: names, Steps: *steps, Burn: *burn,
-						Trials: *trials, TrialOffset: *offset, Seed: *seed, Threads: par, SAW: sc, SaveStates: *save, SaveEvery: *saveEvery, Marginals: *marginals}
+						Trials: *trials, TrialOffset: *offset, Seed: *seed, Threads: par, SAW: sc, SaveStates: *save, SaveEvery: *saveEvery, Marginals: *marginals,
+						SaveTrace: *saveTrace, TraceCap: *traceDraws}
 					if budgeted {
 						cfg.TrialBudget, cfg.BurnFraction = budgetFlag.d.Seconds()/float64(*trials), *burnFraction
 						cfg.Steps, cfg.Burn = 0, 0 // the step bound is set by budgetSize below
@@ -651,20 +658,21 @@ func runAndWrite(ctx context.Context, sig func() os.Signal, cfg *runner.Config, 
 		// per 10^7 steps on a 2-core VM): the progress lines' ETA counts
 		// them, and this line says they have begun, so that they do not
 		// look like a hang.
-		steps, trials := 0, 0
+		steps, kept, trials := 0, 0, 0
 		for _, rs := range recs {
 			for _, r := range rs {
-				steps += len(r.Energies)
+				steps += r.StepsMade()
+				kept += len(r.Energies)
 				trials++
 			}
 		}
-		fmt.Fprintf(env.Stderr, "sardonics: trials done; summarizing their %s steps (%s): pooled ESS and R-hat, observables, figures\n",
-			humanCount(steps), plural(trials, "trial"))
+		fmt.Fprintf(env.Stderr, "sardonics: trials done; summarizing their %s steps (%s, %s draws kept): pooled ESS and R-hat, observables, figures\n",
+			humanCount(steps), plural(trials, "trial"), humanCount(kept))
 	}
 	err = untilSignal(ctx, func() (err error) {
-		for _, name := range cfg.Samplers {
-			results = append(results, summary.Summarize(name, recs[name], cfg.Steps, cfg.Burn, wall[name]))
-		}
+		// The samplers' summaries side by side, on the threads the
+		// trials ran on.
+		results = summary.SummarizeAll(cfg.Samplers, recs, cfg.Steps, cfg.Burn, wall, cfg.Threads)
 		sum, err = summary.WriteOutputs(dir, cfg.Meta, topology.Describe(), results, recs, figures)
 		return err
 	})

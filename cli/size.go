@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"sardonics/draws"
 	"sardonics/runner"
 )
 
@@ -42,14 +43,23 @@ type runSize struct {
 	traces, records  float64 // memory held from a trial's start until the summary
 	running, summary float64 // memory of the trials running at once, then of the summary
 	disk, files      float64 // what the run writes into its folder
-	perStep          float64 // bytes of traces per step of a trial
+	perStep          float64 // bytes of traces per kept draw of a trial
+	keptRows         float64 // kept draws of a trial (both phases)
+	full             float64 // bytes of --save-trace per trial
 }
 
 // sizeOf estimates what cfg needs, run cfg.Threads trials at a time. Every
 // product is a float64: absurd sizes must not overflow.
 func sizeOf(cfg *runner.Config) runSize {
 	m, t := float64(len(cfg.Samplers)), float64(cfg.Trials)
-	s, kept := float64(cfg.Steps), float64(cfg.Steps-cfg.Burn)
+	s := float64(cfg.Steps)
+	// The kept draws: at most the cap of each phase (package draws).
+	capacity := float64(cfg.TraceCap)
+	if capacity <= 0 {
+		capacity = draws.DefaultCap
+	}
+	kept := min(float64(cfg.Steps-cfg.Burn), capacity)
+	rows := min(float64(cfg.Burn), capacity) + kept
 	n, inter := float64(cfg.Model.Variables()), float64(cfg.Model.Interactions())
 	par := float64(max(1, min(cfg.Threads, cfg.Trials)))
 	chains, traces := 1.0, 1.0 // chains per trial, traces per step
@@ -63,14 +73,15 @@ func sizeOf(cfg *runner.Config) runSize {
 	}
 	var z runSize
 	z.perStep = traces*traceBytes + magBytes
-	z.traces = m * t * s * z.perStep
+	z.keptRows = rows
+	z.traces = m * t * rows * z.perStep
 	z.records = m * t * recordBytes
 	states := 0.0
 	if cfg.SaveStates {
 		states = float64(cfg.SavedStates()) * (n + rowBytes)
 	}
 	// A checkpoint writes the traces as JSON and the states in base64.
-	ckpt := s*(traces*ckptBytes+magCkptBytes) + states*4/3
+	ckpt := rows*(traces*ckptBytes+magCkptBytes) + states*4/3
 	if cfg.Marginals {
 		// Its sums (24 B per spin and pair), and in a checkpoint as JSON.
 		states += (n + inter) * 24
@@ -81,8 +92,18 @@ func sizeOf(cfg *runner.Config) runSize {
 
 	step := float64(len(strconv.Itoa(cfg.Steps)))
 	_, npy, _ := statesSize(cfg)
-	perTrial := s*(traces*(step+csvBytes)+step+magCSVBytes) + statsBytes + npy
+	perTrial := rows*(traces*(step+csvBytes)+step+magCSVBytes) + statsBytes + npy
+	if cfg.SaveTrace { // every step: energy.npy, magnetization.npy (overlap.npy)
+		z.full = s*(magBytes+traceBytes) + 2*128
+		if cfg.Replicas.On() && cfg.Replicas.Overlap {
+			z.full += s*traceBytes + 128
+		}
+		perTrial += z.full
+	}
 	files := 4.0 // the trial's folder, energy.csv, magnetization.csv, stats.json
+	if cfg.SaveTrace {
+		files += 3
+	}
 	if cfg.SaveStates {
 		files += 2 // states.npy, samples.npz
 	}
@@ -111,8 +132,8 @@ func checkSize(cfg *runner.Config, dir string) error {
 	trials := fmt.Sprintf("%s x %s", plural(len(cfg.Samplers), "sampler"), plural(cfg.Trials, "trial"))
 	advice := "give fewer --steps or --trials"
 	if avail, from := availableMemory(); z.memory() > avail {
-		lines := []string{fmt.Sprintf("%s for the traces: %s x %d steps x %.0f B, kept until the summary",
-			humanBytes(z.traces), trials, cfg.Steps, z.perStep)}
+		lines := []string{fmt.Sprintf("%s for the traces: %s x %.0f kept draws x %.0f B, kept until the summary",
+			humanBytes(z.traces), trials, z.keptRows, z.perStep)}
 		if z.records >= z.memory()/100 {
 			lines = append(lines, fmt.Sprintf("%s for the records of %s", humanBytes(z.records), trials))
 		}
@@ -121,8 +142,8 @@ func checkSize(cfg *runner.Config, dir string) error {
 				humanBytes(z.running), plural(max(1, min(cfg.Threads, cfg.Trials)), "trial")))
 			advice = "give fewer --steps, --threads or --replicas, or save fewer states (a larger --save-every or --burn, or no --save-states)"
 		} else {
-			lines = append(lines, fmt.Sprintf("%s for the summary: diagnostics of one sampler's %s x %d kept steps",
-				humanBytes(z.summary), plural(cfg.Trials, "trial"), cfg.Steps-cfg.Burn))
+			lines = append(lines, fmt.Sprintf("%s for the summary: diagnostics of one sampler's %s x %.0f kept draws",
+				humanBytes(z.summary), plural(cfg.Trials, "trial"), min(float64(cfg.Steps-cfg.Burn), z.keptRows)))
 		}
 		return usagef("this run needs about %s of memory, more than the %s available (%s):\n  %s\n%s",
 			humanBytes(z.memory()), humanBytes(avail), from, indented(lines), advice)
@@ -130,8 +151,14 @@ func checkSize(cfg *runner.Config, dir string) error {
 	free, inodes, ok := diskRoom(dir)
 	if ok && z.disk > free {
 		what, advice := "traces", "give fewer --steps or --trials"
+		if cfg.SaveTrace {
+			what, advice = fmt.Sprintf("--save-trace traces (%s a trial)", humanBytes(z.full)), "give fewer --steps or --trials, or no --save-trace"
+		}
 		if cfg.SaveStates {
 			what, advice = "traces and kept states", "give fewer --steps or --trials, save fewer states (a larger --save-every or --burn, or no --save-states)"
+			if cfg.SaveTrace {
+				advice += ", or no --save-trace"
+			}
 		}
 		return usagef("this run writes about %s into %s (the %s of %s x %d steps, and checkpoints), more than the %s free there; %s, or an --out with more room",
 			humanBytes(z.disk), dir, what, trials, cfg.Steps, humanBytes(free), advice)
@@ -281,7 +308,7 @@ func budgetSize(cfg *runner.Config, dir string) ([]int, error) {
 	}
 	trials := fmt.Sprintf("%s x %s", plural(len(cfg.Samplers), "sampler"), plural(cfg.Trials, "trial"))
 	if est > lo {
-		return nil, usagef("--budget %v: %s would make about %.3g steps per trial (%.3g s of thread CPU a step in a %.2g s pilot), more than the %.3g steps per trial that fit in the %s of memory available (%s) and the %s free in %s, the traces of %s counted twice as they grow; give a smaller --budget, or fewer --samplers",
+		return nil, usagef("--budget %v: %s would make about %.3g steps per trial (%.3g s of thread CPU a step in a %.2g s pilot), more than the %.3g steps per trial that fit in the %s of memory available (%s) and the %s free in %s (for %s: kept draws, states with --save-states, every step with --save-trace); give a smaller --budget, or fewer --samplers",
 			time.Duration(cfg.TrialBudget*float64(cfg.Trials)*1e9), slowest, est, per, min(pilotCPU, cfg.TrialBudget/10), lo, humanBytes(avail), from, humanBytes(free), dir, trials)
 	}
 	if z := sizeOf(expectedRun(cfg, int(est))); z.files > inodes {

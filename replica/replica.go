@@ -14,6 +14,11 @@ import (
 // Builder makes one member chain at inverse temperature beta from the
 // spins init, drawing only from r; the function it returns releases the
 // chain's resources.
+// MaxWalk is the most swap rounds whose rung of set 0's member 0 a chain
+// keeps (Report.Walk, walk.csv): enough for the figure's 2000 and to count
+// round trips by eye, and bounded however long the run.
+const MaxWalk = 1 << 16
+
 type Builder func(beta float64, r *rand.PCG, init []int8) (sampler.Chain, func(), error)
 
 // Config is a replica-exchange chain's ladder and schedule.
@@ -95,7 +100,7 @@ type set struct {
 	acc   []int64   // accepted swaps of pair (k, k+1), counted after CountFrom
 	tries []int64   // proposed swaps of pair (k, k+1), counted after CountFrom
 	trips int64     // round trips hottest -> target -> hottest, counted after CountFrom
-	walk  []int16   // set 0: rung of member 0 after each round
+	walk  []int16   // set 0: rung of member 0 after each of the first MaxWalk rounds
 	spins bool      // tgtS is kept
 }
 
@@ -475,7 +480,9 @@ func (c *Chain) swapRound() {
 	if c.tune != nil {
 		return
 	}
-	c.sets[0].walk = append(c.sets[0].walk, int16(c.sets[0].ms[0].pos))
+	if len(c.sets[0].walk) < MaxWalk {
+		c.sets[0].walk = append(c.sets[0].walk, int16(c.sets[0].ms[0].pos))
+	}
 	if adapt && c.rounds >= c.nextAdapt {
 		c.moveLadder()
 		c.nextAdapt *= 2

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"time"
 
+	"sardonics/draws"
 	"sardonics/replica"
 	"sardonics/sampler"
 	"sardonics/summary"
@@ -68,7 +69,7 @@ func (t *trial) cpu() float64 {
 // the step after which to read the clock again.
 func (t *trial) clock() (bool, error) {
 	cfg := t.cfg
-	n := len(t.rec.Energies)
+	n := t.rec.Steps
 	cpu := t.cpu()
 	if p := cfg.progress; p != nil {
 		p.reportCPU(cfg.slot, cpu)
@@ -147,12 +148,13 @@ func (t *trial) reschedule() error {
 // finishBudget records what a budget trial was given and did.
 func (t *trial) finishBudget(capped bool) {
 	cfg := t.cfg
-	n := len(t.rec.Energies)
+	n := t.rec.Steps
 	b := &summary.TrialBudget{CPUSeconds: cfg.TrialBudget, BurnFraction: cfg.BurnFraction, Steps: n}
 	if t.burn == unknownSteps {
 		// Stopped at the step bound before its burn-in's share of CPU
 		// (the clock sets the burn-in before it ends a trial).
 		t.burn = int(cfg.BurnFraction * float64(n))
+		t.splitBurnIn()
 	}
 	if t.burnCPU >= 0 {
 		b.BurnCPUSeconds = &t.burnCPU
@@ -214,4 +216,29 @@ func (cfg *Config) budgetCheck() error {
 		return &sampler.UsageError{Msg: "a --budget run needs its step bound (Config.Steps >= 1)"}
 	}
 	return nil
+}
+
+// splitBurnIn makes the kept draws of a trial that stopped before its
+// budget fixed the burn-in, all taken as the burn-in's, into the burn-in's
+// and those after it, once finishBudget has set t.burn: the draws after
+// t.burn become the kept ones, thinned as the burn-in's were (the burn-in
+// is moved back to the step of the last draw before it, so that the
+// steps of the kept draws are burn + m*every again). Their exact moments
+// were not accumulated: the record has none, and the summary takes the
+// kept draws' (exact when nothing was thinned).
+func (t *trial) splitBurnIn() {
+	tr := t.rec.Trace
+	b := &tr.BurnIn
+	j := 0 // the burn-in's draws: those at steps <= t.burn
+	for j < b.Kept && b.Step(j) <= t.burn {
+		j++
+	}
+	if j > 0 {
+		t.burn = b.Step(j - 1)
+	} else {
+		t.burn = 0
+	}
+	tr.Kept = draws.Thinning{Origin: t.burn, Every: b.Every, Cap: b.Cap, Kept: b.Kept - j}
+	b.Kept = j
+	t.rec.Moments = nil
 }

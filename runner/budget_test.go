@@ -36,8 +36,8 @@ func TestBudgetRun(t *testing.T) {
 	for name, rs := range recs {
 		for _, r := range rs {
 			b := r.Budget
-			if b == nil || b.CPUSeconds != share || b.Steps != len(r.Energies) || b.StepCap != "" || b.BurnCPUSeconds == nil {
-				t.Fatalf("%s trial %d: budget %+v (%d steps)", name, r.Trial, b, len(r.Energies))
+			if b == nil || b.CPUSeconds != share || b.Steps != r.Steps || b.StepCap != "" || b.BurnCPUSeconds == nil {
+				t.Fatalf("%s trial %d: budget %+v (%d steps)", name, r.Trial, b, r.Steps)
 			}
 			if !(r.CPUSeconds >= share && r.CPUSeconds < share*1.05+0.01) {
 				t.Errorf("%s trial %d: %.4g s of CPU for a share of %g", name, r.Trial, r.CPUSeconds, share)
@@ -60,8 +60,8 @@ func TestBudgetRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range recs["gibbs"] {
-		if b := r.Budget; len(r.Energies) != 100 || b.StepCap == "" || b.BurnIn != 25 || b.BurnCPUSeconds != nil {
-			t.Errorf("trial %d at the step bound: %d steps, budget %+v", r.Trial, len(r.Energies), b)
+		if b := r.Budget; r.Steps != 100 || b.StepCap == "" || b.BurnIn != 25 || b.BurnCPUSeconds != nil {
+			t.Errorf("trial %d at the step bound: %d steps, budget %+v", r.Trial, r.Steps, b)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"sardonics/draws"
 	"sardonics/model"
 	"sardonics/replica"
 	"sardonics/sampler"
@@ -18,7 +19,7 @@ import (
 )
 
 // checkpointVersion changes whenever the format does.
-const checkpointVersion = 3
+const checkpointVersion = 4
 
 // checkpoint is the complete state of a trial at a block boundary.
 type checkpoint struct {
@@ -30,9 +31,13 @@ type checkpoint struct {
 	State         []byte                `json:"state,omitempty"` // a Stateful chain's whole state
 	RNG           []byte                `json:"rng"`
 	Base          sampler.Stats         `json:"counters"`
-	Energies      []float64             `json:"energies"`
+	Steps         int                   `json:"steps"`
+	Trace         *summary.Trace        `json:"trace"`
+	Moments       *summary.Moments      `json:"moments,omitempty"`
+	Energies      []float64             `json:"energies"` // the kept draws
 	Magnetization []int32               `json:"magnetization"`
 	States        [][]uint8             `json:"states,omitempty"`
+	StateEnergies []float64             `json:"state_energies,omitempty"`
 	Overlap       []float64             `json:"overlap,omitempty"` // replica exchange with two sets
 	Marginals     *summary.MarginalsAcc `json:"marginals,omitempty"`
 	Thetas        []string              `json:"thetas,omitempty"`
@@ -57,12 +62,19 @@ func (t *trial) checkpoint(cpu, wall float64) error {
 	if t.cfg.Dir == "" {
 		return errors.New("checkpoint requested but the run has no output folder")
 	}
+	if t.full != nil {
+		if err := t.full.flush(); err != nil {
+			return err
+		}
+	}
 	rs, err := t.r.MarshalBinary()
 	if err != nil {
 		return err
 	}
 	c := checkpoint{Version: checkpointVersion, Meta: t.cfg.Meta, Sampler: t.name, Trial: t.rec.Trial,
-		Spins: t.ch.Spins(), RNG: rs, Base: t.base, Energies: t.rec.Energies, Magnetization: t.rec.Magnetization, States: t.rec.States, Overlap: t.rec.Overlap,
+		Spins: t.ch.Spins(), RNG: rs, Base: t.base,
+		Steps: t.rec.Steps, Trace: t.rec.Trace, Moments: t.rec.Moments, Energies: t.rec.Energies, Magnetization: t.rec.Magnetization,
+		States: t.rec.States, StateEnergies: t.rec.StateEnergies, Overlap: t.rec.Overlap,
 		TuneRecord: t.rec.Tune, Cycles: t.rec.Cycles, Marginals: t.marg, CPUSeconds: cpu, Wall: wall}
 	if sf, ok := t.stateful(); ok {
 		c.State = sf.AppendState(nil)
@@ -114,13 +126,15 @@ func (t *trial) restore(cpu, wall *float64) (*checkpoint, error) {
 	if c.Meta != t.cfg.Meta || c.Sampler != t.name || c.Trial != t.rec.Trial {
 		return nil, otherRunError(path, c.Sampler, c.Trial, c.Meta, t.name, t.rec.Trial, t.cfg.Meta)
 	}
-	if len(c.Spins) != t.cfg.Model.Variables() || len(c.Energies) > t.cfg.Steps || len(c.Magnetization) != len(c.Energies) {
-		return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: checkpoint does not fit the model or step count", path)}
+	if len(c.Spins) != t.cfg.Model.Variables() || c.Steps > t.cfg.Steps || len(c.Magnetization) != len(c.Energies) ||
+		len(c.StateEnergies) != len(c.States) || !c.fitsTrace(t.cfg.traceCap()) {
+		return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: checkpoint does not fit the model, step count or --trace-draws", path)}
 	}
 	if err := t.r.UnmarshalBinary(c.RNG); err != nil {
 		return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: random stream: %v", path, err)}
 	}
-	t.base, t.rec.Energies, t.rec.States, t.rec.Tune = c.Base, c.Energies, c.States, c.TuneRecord
+	t.base, t.rec.Energies, t.rec.States, t.rec.StateEnergies, t.rec.Tune = c.Base, c.Energies, c.States, c.StateEnergies, c.TuneRecord
+	t.rec.Steps, t.rec.Trace, t.rec.Moments = c.Steps, c.Trace, c.Moments
 	t.rec.Overlap, t.rec.Magnetization, t.rec.Cycles = c.Overlap, c.Magnetization, c.Cycles
 	if (c.Marginals != nil) != (t.marg != nil) {
 		return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: checkpoint does not fit the run (marginals measured: %v, now: %v)", path, c.Marginals != nil, t.marg != nil)}
@@ -163,6 +177,20 @@ func (t *trial) restore(cpu, wall *float64) (*checkpoint, error) {
 	}
 	*cpu, *wall = c.CPUSeconds, c.Wall
 	return c, nil
+}
+
+// fitsTrace checks the kept draws of c against its thinning (whose
+// capacity must be capacity, the run's).
+func (c *checkpoint) fitsTrace(capacity int) bool {
+	tr := c.Trace
+	if tr == nil || tr.BurnIn.Valid() != nil || tr.BurnIn.Cap != capacity || tr.BurnIn.Origin != 0 {
+		return false
+	}
+	if tr.Kept.Every == 0 { // no step after the burn-in yet
+		return c.Moments == nil && tr.Kept == (draws.Thinning{}) && len(c.Energies) == tr.BurnIn.Kept
+	}
+	return tr.Kept.Valid() == nil && tr.Kept.Cap == capacity && c.Moments != nil &&
+		len(c.Energies) == tr.BurnIn.Kept+tr.Kept.Kept && (c.Overlap == nil || len(c.Overlap) == len(c.Energies))
 }
 
 // doneTuning marks a restored trial whose adaptation had finished.

@@ -49,6 +49,9 @@ type progress struct {
 	// known only once they ran).
 	summary  func(steps int64) time.Duration
 	finished atomic.Int64
+	// traceCap is the most draws a trial keeps after its burn-in: the
+	// summary's work is over those, not over the steps.
+	traceCap int64
 	expected []int // a budget run's estimated steps per trial, by sampler (Config.ExpectedSteps)
 }
 
@@ -74,10 +77,19 @@ func (p *progress) startSampler(name string, later, trials int, per int64) {
 		if p.budget {
 			d = p.steps.Load() - prev.steps0
 		}
-		p.finished.Add(int64(p.summary(d)))
+		p.finished.Add(int64(p.summary(p.kept(prev.trials, d))))
 	}
 	p.cur.Store(&phase{name: name, later: later, trials: int64(trials), steps: per, start: p.now(),
 		steps0: p.steps.Load(), done0: p.done.Load()})
+}
+
+// kept is the draws the summary of trials trials of steps steps in all
+// works on: at most traceCap a trial (0: no cap).
+func (p *progress) kept(trials, steps int64) int64 {
+	if p.traceCap <= 0 || trials <= 0 {
+		return steps
+	}
+	return trials * min(steps/trials, p.traceCap)
 }
 
 // summaryETA estimates the summary after the trials (0, false without an
@@ -91,16 +103,16 @@ func (p *progress) summaryETA() (time.Duration, bool) {
 	}
 	d := time.Duration(p.finished.Load())
 	if !p.budget {
-		return d + time.Duration(1+ph.later)*p.summary(ph.trials*ph.steps), true
+		return d + time.Duration(1+ph.later)*p.summary(p.kept(ph.trials, ph.trials*ph.steps)), true
 	}
 	spent := p.done.Load() - ph.done0
 	if spent <= 0 {
 		return 0, false
 	}
 	steps := float64(p.steps.Load()-ph.steps0) * float64(ph.trials*ph.steps) / float64(spent)
-	d += p.summary(int64(steps))
+	d += p.summary(p.kept(ph.trials, int64(steps)))
 	for i := max(0, len(p.expected)-ph.later); i < len(p.expected); i++ {
-		d += p.summary(ph.trials * int64(p.expected[i]))
+		d += p.summary(p.kept(ph.trials, ph.trials*int64(p.expected[i])))
 	}
 	return d, true
 }

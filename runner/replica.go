@@ -154,7 +154,7 @@ func (t *trial) tuneCycles() error {
 		return t.tuneChain(h)
 	}
 	c, ok := t.ch.(*replica.Chain)
-	if !ok || !t.cfg.Replicas.TuneCycles || len(t.rec.Energies) >= t.burn || c.Tuning() != nil || !c.TuneReady() {
+	if !ok || !t.cfg.Replicas.TuneCycles || t.rec.Steps >= t.burn || c.Tuning() != nil || !c.TuneReady() {
 		return nil
 	}
 	_, k := hybrid.DefaultCycle(t.cfg.Model.Variables(), t.cfg.SAW.Thetas)
@@ -171,7 +171,7 @@ func (t *trial) tuneCycles() error {
 // the choice is in the trial's record (stats.json "cycles").
 func (t *trial) tuneChain(h *hybrid.Chain) error {
 	rc := t.cfg.Replicas
-	if rc.On() || !rc.TuneCycles || t.rec.Cycles != nil || len(t.rec.Energies) < t.adapt || len(t.rec.Energies) >= t.burn {
+	if rc.On() || !rc.TuneCycles || t.rec.Cycles != nil || t.rec.Steps < t.adapt || t.rec.Steps >= t.burn {
 		return nil
 	}
 	n := t.cfg.Model.Variables()

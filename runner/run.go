@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -16,6 +17,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"sardonics/draws"
 	"sardonics/model"
 	"sardonics/rng"
 	"sardonics/sampler"
@@ -57,7 +59,14 @@ type Config struct {
 	// Init is the starting state (+-1) of every trial (one row) or of
 	// each trial (row t - TrialOffset for trial t); nil: random
 	// (InitialState).
-	Init     [][]int8
+	Init [][]int8
+	// SaveTrace streams every step's observables to .npy files in the
+	// trial's folder (see fulltrace.go).
+	SaveTrace bool
+	// TraceCap is the most draws a trial keeps of each phase (its
+	// burn-in, the steps after it) of each observable; 0:
+	// draws.DefaultCap. Longer phases are thinned (package draws).
+	TraceCap int
 	Progress io.Writer // nil: silent
 	// ExpectedSteps is a --budget run's estimate of each sampler's steps
 	// per trial (the pilot's, by sampler), for the ETA's summary of the
@@ -176,6 +185,8 @@ type trial struct {
 	overlap func() float64 // the chain's overlap q, recorded each step (replica exchange with --overlap)
 	mag     func() int     // the chain's sum of spins, recorded each step
 	marg    *summary.MarginalsAcc
+	full    *fullTrace // every step's observables, with SaveTrace
+	fullErr error      // the first error writing them
 
 	// burn is the steps discarded: cfg.Burn, or in a budget run
 	// unknownSteps until the trial's CPU fixes it (see clock), burnCPU the
@@ -258,17 +269,20 @@ func (t *trial) rebuild() error {
 
 func (t *trial) step() {
 	t.ch.Step()
-	t.rec.Energies = append(t.rec.Energies, t.ch.Energy())
-	t.rec.Magnetization = append(t.rec.Magnetization, int32(t.mag()))
-	if t.overlap != nil {
-		t.rec.Overlap = append(t.rec.Overlap, t.overlap())
+	t.rec.Steps++
+	n := t.rec.Steps
+	if n > t.burn {
+		t.record(&t.rec.Trace.Kept, true)
+	} else {
+		t.record(&t.rec.Trace.BurnIn, false)
 	}
-	if n := len(t.rec.Energies) - t.burn; n > 0 && n%t.cfg.saveEvery() == 0 {
+	if n := n - t.burn; n > 0 && n%t.cfg.saveEvery() == 0 {
 		if t.cfg.SaveStates {
 			s := t.ch.Spins()
 			x := make([]uint8, len(s))
 			model.SpinsToBits(s, x)
 			t.rec.States = append(t.rec.States, x)
+			t.rec.StateEnergies = append(t.rec.StateEnergies, t.ch.Energy())
 		}
 		if t.marg != nil {
 			t.marg.Add(t.ch.Spins())
@@ -278,9 +292,72 @@ func (t *trial) step() {
 	// it every step would bounce its cache line between them. The first
 	// steps report one by one, so that a slow model's step time is known
 	// before the stall check needs it.
-	if t.pending++; t.pending == reportEvery || len(t.rec.Energies) < reportEvery {
+	if t.pending++; t.pending == reportEvery || n < reportEvery {
 		t.flushDone()
 	}
+}
+
+// record keeps the observables after step rec.Steps if th, the thinning
+// of its phase, keeps it, and after the burn-in (kept) adds them to the
+// exact moments. The kept draws of the burn-in come first in the
+// record's series: after the burn-in it no longer grows.
+func (t *trial) record(th *draws.Thinning, kept bool) {
+	r := t.rec
+	n := r.Steps
+	e := t.ch.Energy()
+	m := t.mag()
+	q := 0.0
+	if t.overlap != nil {
+		q = t.overlap()
+	}
+	if t.full != nil && t.fullErr == nil {
+		t.fullErr = t.full.add(e, int32(m), q)
+	}
+	if kept {
+		if th.Every == 0 { // the first step after the burn-in
+			*th = draws.New(t.burn, t.cfg.traceCap())
+			t.rec.Moments = &summary.Moments{}
+			if t.overlap != nil {
+				mo := t.rec.Moments
+				mo.Overlap, mo.AbsOverlap, mo.Overlap2 = &draws.Moments{}, &draws.Moments{}, &draws.Moments{}
+			}
+		}
+		mo := t.rec.Moments
+		mo.Energy.Add(e)
+		mo.Magnetization.Add(int64(m))
+		if mo.Overlap != nil {
+			mo.Overlap.Add(q)
+			mo.AbsOverlap.Add(math.Abs(q))
+			mo.Overlap2.Add(q * q)
+		}
+	}
+	keep, halve := th.Next(n)
+	if halve {
+		b := 0
+		if kept {
+			b = r.Trace.BurnIn.Kept
+		}
+		r.Energies = draws.HalveFrom(r.Energies, b)
+		r.Magnetization = draws.HalveFrom(r.Magnetization, b)
+		if t.overlap != nil {
+			r.Overlap = draws.HalveFrom(r.Overlap, b)
+		}
+	}
+	if keep {
+		r.Energies = append(r.Energies, e)
+		r.Magnetization = append(r.Magnetization, int32(m))
+		if t.overlap != nil {
+			r.Overlap = append(r.Overlap, q)
+		}
+	}
+}
+
+// traceCap is the most kept draws of a trial's phase.
+func (cfg *Config) traceCap() int {
+	if cfg.TraceCap > 0 {
+		return cfg.TraceCap
+	}
+	return draws.DefaultCap
 }
 
 // RunTrial runs one trial of one sampler, resuming from its checkpoint in
@@ -335,16 +412,17 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 	if err := t.build(spins); err != nil {
 		return nil, err
 	}
-	// The traces take their whole length once, here (a restored one
-	// included): the size check before the run counted it, and growing by
-	// append would copy them and for a while hold them twice. A budget
-	// trial's length is not known: its traces grow (the step bound
-	// cfg.Steps counts their growth).
-	if !cfg.budget() {
-		t.rec.Energies = slices.Grow(t.rec.Energies, cfg.Steps-len(t.rec.Energies))
-		t.rec.Magnetization = slices.Grow(t.rec.Magnetization, cfg.Steps-len(t.rec.Magnetization))
+	// The kept draws take their whole length once, here: at most
+	// TraceCap of each phase, whatever the steps.
+	if t.rec.Trace == nil {
+		t.rec.Trace = &summary.Trace{BurnIn: draws.New(0, cfg.traceCap())}
+	}
+	if c := 2 * cfg.traceCap(); !cfg.budget() {
+		c = min(c, cfg.Steps)
+		t.rec.Energies = slices.Grow(t.rec.Energies, c-len(t.rec.Energies))
+		t.rec.Magnetization = slices.Grow(t.rec.Magnetization, c-len(t.rec.Magnetization))
 		if t.overlap != nil {
-			t.rec.Overlap = slices.Grow(t.rec.Overlap, cfg.Steps-len(t.rec.Overlap))
+			t.rec.Overlap = slices.Grow(t.rec.Overlap, c-len(t.rec.Overlap))
 		}
 		if cfg.SaveStates {
 			t.rec.States = slices.Grow(t.rec.States, max(0, cfg.SavedStates()-len(t.rec.States)))
@@ -359,21 +437,27 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 			return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: chain state: %v", CheckpointPath(cfg.Dir, name, tn), err)}
 		}
 	}
+	if cfg.SaveTrace && cfg.Dir != "" {
+		if t.full, err = openFullTrace(cfg.Dir, name, tn, t.overlap != nil, t.rec.Steps); err != nil {
+			return nil, err
+		}
+		defer t.full.close()
+	}
 	_, keep := t.stateful()
 	if p := cfg.progress; p != nil {
-		p.restored(cfg.slot, int64(len(t.rec.Energies)), t.prevCPU)
+		p.restored(cfg.slot, int64(t.rec.Steps), t.prevCPU)
 	}
-	t.lastSteps, t.lastCPU = len(t.rec.Energies), t.cpu()
-	t.nextCheck = len(t.rec.Energies) + 1
+	t.lastSteps, t.lastCPU = t.rec.Steps, t.cpu()
+	t.nextCheck = t.rec.Steps + 1
 	spent, capped := false, false
 	lastCkpt := time.Now()
-	next := (len(t.rec.Energies)/Block + 1) * Block
-	for len(t.rec.Energies) < cfg.Steps && !spent {
+	next := (t.rec.Steps/Block + 1) * Block
+	for t.rec.Steps < cfg.Steps && !spent {
 		sc, _ := t.ch.(*saw.Chain)
 		switch {
 		case t.tune != nil && !t.tune.Done() && sc != nil:
 			if err := t.tune.Iterate(sc, func() {
-				if len(t.rec.Energies) < cfg.Steps {
+				if t.rec.Steps < cfg.Steps {
 					t.step()
 				}
 			}); err != nil {
@@ -391,14 +475,14 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 			if cfg.budget() {
 				until = min(until, t.nextCheck)
 			}
-			for n := until - len(t.rec.Energies); n > 0; n-- {
+			for n := until - t.rec.Steps; n > 0; n-- {
 				t.step()
 				if err := t.tuneCycles(); err != nil {
 					return nil, err
 				}
 			}
 		}
-		if cfg.budget() && len(t.rec.Energies) >= t.nextCheck {
+		if cfg.budget() && t.rec.Steps >= t.nextCheck {
 			if spent, err = t.clock(); err != nil {
 				return nil, err
 			}
@@ -406,8 +490,11 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 				break
 			}
 		}
-		if len(t.rec.Energies) >= next && len(t.rec.Energies) < cfg.Steps {
-			next = (len(t.rec.Energies)/Block + 1) * Block
+		if t.fullErr != nil {
+			return nil, t.fullErr
+		}
+		if t.rec.Steps >= next && t.rec.Steps < cfg.Steps {
+			next = (t.rec.Steps/Block + 1) * Block
 			if !keep {
 				if err := t.rebuild(); err != nil {
 					return nil, err
@@ -431,6 +518,14 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 	}
 	capped = cfg.budget() && !spent
 	t.flushDone()
+	if t.full != nil {
+		if t.fullErr != nil {
+			return nil, t.fullErr
+		}
+		if err := t.full.finish(t.rec.Steps); err != nil {
+			return nil, err
+		}
+	}
 	st := t.ch.Stats()
 	t.rec.Flips, t.rec.Proposed, t.rec.Accepted = t.base.Flips+st.Flips, t.base.Proposed+st.Proposed, t.base.Accepted+st.Accepted
 	if kindOf(name).Tunable {
@@ -445,8 +540,8 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 		t.rec.Marginals = t.marg.Finish(cfg.Model.Variables())
 	}
 	if cfg.SaveStates {
-		k, b := cfg.saveEvery(), t.burn
-		t.rec.Samples = summary.NewSampleSet(t.rec.States, t.rec.Energies, func(j int) int { return b + (j+1)*k })
+		k := cfg.saveEvery()
+		t.rec.Samples = summary.NewSampleSet(t.rec.States, t.rec.StateEnergies)
 		t.rec.SaveEvery, t.rec.SavedStates, t.rec.DistinctStates = k, len(t.rec.States), len(t.rec.Samples.First)
 	}
 	if t.rec.Machine == "" {
@@ -538,6 +633,7 @@ func Run(cfg *Config) (map[string][]*summary.TrialRecord, map[string]float64, er
 	if cfg.Progress != nil {
 		var sc summaryCost
 		prog.summary = sc.estimate
+		prog.traceCap = int64(cfg.traceCap())
 		if len(cfg.ExpectedSteps) == len(cfg.Samplers) {
 			prog.expected = cfg.ExpectedSteps
 		}
@@ -567,7 +663,7 @@ func Run(cfg *Config) (map[string][]*summary.TrialRecord, map[string]float64, er
 					if recs[i] != nil && cfg.Dir != "" {
 						// In states.npy now: the summary does not need
 						// them, and every trial's would add up.
-						recs[i].States, recs[i].Samples = nil, nil
+						recs[i].States, recs[i].StateEnergies, recs[i].Samples = nil, nil, nil
 					}
 				}
 			}()
@@ -635,10 +731,11 @@ func runOrLoad(cfg *Config, name string, t int) (*summary.TrialRecord, error) {
 			r, err := summary.ReadTrial(summary.TrialDir(cfg.Dir, name, t))
 			// A trial of a version before the magnetization was
 			// recorded runs again (to the same energies).
-			if err == nil && r.Observables != nil && len(r.Magnetization) == len(r.Energies) && (r.Marginals != nil) == cfg.Marginals &&
-				(!cfg.budget() && r.Budget == nil && len(r.Energies) == cfg.Steps ||
-					cfg.budget() && r.Budget != nil && r.Budget.CPUSeconds == cfg.TrialBudget && r.Budget.Steps == len(r.Energies)) {
-				cfg.progress.restored(-1, int64(len(r.Energies)), r.CPUSeconds)
+			if err == nil && r.Observables != nil && r.Trace != nil && r.Trace.BurnIn.Cap == cfg.traceCap() &&
+				len(r.Magnetization) == len(r.Energies) && (r.Marginals != nil) == cfg.Marginals &&
+				(!cfg.budget() && r.Budget == nil && r.Steps == cfg.Steps ||
+					cfg.budget() && r.Budget != nil && r.Budget.CPUSeconds == cfg.TrialBudget && r.Budget.Steps == r.Steps) {
+				cfg.progress.restored(-1, int64(r.Steps), r.CPUSeconds)
 				return r, nil
 			}
 		}

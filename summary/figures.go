@@ -20,9 +20,10 @@ func DrawFigures(dir string, meta Meta, results []*Result, recs map[string][]*Tr
 			var x, y []float64
 			// The kept steps only, as the paper's figures: the burn-in
 			// transient would flatten the stationary fluctuations.
-			for i := min(rs[0].burnIn(meta.BurnIn), len(rs[0].Energies)-1); i < len(rs[0].Energies); i += 5 {
-				x = append(x, float64(i+1))
-				y = append(y, rs[0].Energies[i])
+			r0 := rs[0]
+			for i := min(r0.burnDraws(meta.BurnIn), len(r0.Energies)-1); i >= 0 && i < len(r0.Energies); i += 5 {
+				x = append(x, float64(r0.stepOf(i)))
+				y = append(y, r0.Energies[i])
 			}
 			traces = append(traces, report.Series{Name: fmt.Sprintf("%s (trial %d)", r.Sampler, rs[0].Trial), X: x, Y: y})
 		}

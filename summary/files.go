@@ -35,7 +35,7 @@ func WriteTrial(dir string, r *TrialRecord) error {
 			}
 		}
 	}
-	if err := writeColumn(filepath.Join(td, "energy.csv"), "step,energy", r.Energies); err != nil {
+	if err := writeColumn(filepath.Join(td, "energy.csv"), "step,energy", r.stepOf, r.Energies); err != nil {
 		return err
 	}
 	if r.Marginals != nil && r.Marginals.Mean != nil {
@@ -44,7 +44,7 @@ func WriteTrial(dir string, r *TrialRecord) error {
 		}
 	}
 	if len(r.Magnetization) > 0 {
-		if err := writeIntColumn(filepath.Join(td, "magnetization.csv"), "step,magnetization", r.Magnetization); err != nil {
+		if err := writeIntColumn(filepath.Join(td, "magnetization.csv"), "step,magnetization", r.stepOf, r.Magnetization); err != nil {
 			return err
 		}
 	}
@@ -82,8 +82,14 @@ func ReadTrial(td string) (*TrialRecord, error) {
 	if err := json.Unmarshal(js, r); err != nil {
 		return nil, fmt.Errorf("%s: %v (expected a stats.json written by sardonics)", filepath.Join(td, "stats.json"), err)
 	}
-	if r.Energies, err = readColumn(filepath.Join(td, "energy.csv"), "step,energy"); err != nil {
+	if err := r.Trace.valid(); err != nil {
+		return nil, fmt.Errorf("%s: %v", filepath.Join(td, "stats.json"), err)
+	}
+	if r.Energies, err = readColumn(filepath.Join(td, "energy.csv"), "step,energy", r.stepOf); err != nil {
 		return nil, err
+	}
+	if r.Trace != nil && len(r.Energies) != r.Trace.BurnIn.Kept+r.Trace.Kept.Kept {
+		return nil, fmt.Errorf("%s: %d rows, but stats.json's trace says %d kept draws", filepath.Join(td, "energy.csv"), len(r.Energies), r.Trace.BurnIn.Kept+r.Trace.Kept.Kept)
 	}
 	if r.Marginals != nil {
 		if err := readMarginals(td, r.Marginals); err != nil {
@@ -91,36 +97,37 @@ func ReadTrial(td string) (*TrialRecord, error) {
 		}
 	}
 	// Folders of versions before it have no magnetization.csv.
-	if r.Magnetization, err = readIntColumn(filepath.Join(td, "magnetization.csv"), "step,magnetization"); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if r.Magnetization, err = readIntColumn(filepath.Join(td, "magnetization.csv"), "step,magnetization", r.stepOf); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
 	return r, readReplicaFiles(td, r)
 }
 
 // writeColumn writes a CSV of a header "INDEX,NAME" and one row per value,
-// numbered from 1, the values in Go's shortest round-trip form.
-func writeColumn(path, header string, x []float64) error {
-	return writeRows(path, header, len(x), func(b []byte, i int) []byte {
+// numbered by step (row i is step(i)), the values in Go's shortest
+// round-trip form.
+func writeColumn(path, header string, step func(int) int, x []float64) error {
+	return writeRows(path, header, len(x), step, func(b []byte, i int) []byte {
 		return strconv.AppendFloat(b, x[i], 'g', -1, 64)
 	})
 }
 
 // writeIntColumn is writeColumn for integers.
-func writeIntColumn(path, header string, x []int32) error {
-	return writeRows(path, header, len(x), func(b []byte, i int) []byte {
+func writeIntColumn(path, header string, step func(int) int, x []int32) error {
+	return writeRows(path, header, len(x), step, func(b []byte, i int) []byte {
 		return strconv.AppendInt(b, int64(x[i]), 10)
 	})
 }
 
-// writeRows streams a CSV of header and n rows "i+1,VALUE", VALUE appended
-// by value, without holding the file in memory (a trace of 10^6 values
-// would take about 20 MB as text).
-func writeRows(path, header string, n int, value func(b []byte, i int) []byte) error {
+// writeRows streams a CSV of header and n rows "step(i),VALUE", VALUE
+// appended by value, without holding the file in memory (a trace of 10^6
+// values would take about 20 MB as text).
+func writeRows(path, header string, n int, step func(int) int, value func(b []byte, i int) []byte) error {
 	return model.WriteStreamMkdir(path, func(w *bufio.Writer) error {
 		b := append(make([]byte, 0, 64), header...)
 		b = append(b, '\n')
 		for i := range n {
-			b = strconv.AppendInt(b, int64(i+1), 10)
+			b = strconv.AppendInt(b, int64(step(i)), 10)
 			b = append(b, ',')
 			b = value(b, i)
 			b = append(b, '\n')
@@ -134,9 +141,12 @@ func writeRows(path, header string, n int, value func(b []byte, i int) []byte) e
 	})
 }
 
+// rowNumber numbers rows from 1: every step, or every swap round.
+func rowNumber(i int) int { return i + 1 }
+
 // readIntColumn reads what writeIntColumn wrote.
-func readIntColumn(path, header string) ([]int32, error) {
-	x, err := readColumn(path, header)
+func readIntColumn(path, header string, step func(int) int) ([]int32, error) {
+	x, err := readColumn(path, header, step)
 	if err != nil {
 		return nil, err
 	}
@@ -150,24 +160,37 @@ func readIntColumn(path, header string) ([]int32, error) {
 	return out, nil
 }
 
-// readColumn reads what writeColumn wrote.
-func readColumn(path, header string) ([]float64, error) {
-	csv, err := os.ReadFile(path)
+// readColumn reads what writeColumn wrote, a line at a time, checking
+// that row i is numbered step(i).
+func readColumn(path, header string, step func(int) int) ([]float64, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	lines := strings.Split(strings.TrimRight(string(csv), "\n"), "\n")
-	if len(lines) == 0 || lines[0] != header {
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	if !sc.Scan() || sc.Text() != header {
+		if err := sc.Err(); err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
 		return nil, fmt.Errorf("%s:1: missing header (expected %s)", path, header)
 	}
 	var out []float64
-	for i, l := range lines[1:] {
-		_, v, ok := strings.Cut(l, ",")
-		x, err := strconv.ParseFloat(v, 64)
-		if !ok || err != nil {
+	for i := 0; sc.Scan(); i++ {
+		l := sc.Text()
+		k, v, ok := strings.Cut(l, ",")
+		n, err1 := strconv.Atoi(k)
+		x, err2 := strconv.ParseFloat(v, 64)
+		if !ok || err1 != nil || err2 != nil {
 			return nil, fmt.Errorf("%s:%d: bad row %q (expected %s)", path, i+2, l, header)
 		}
+		if want := step(i); n != want {
+			return nil, fmt.Errorf("%s:%d: row of step %d, expected step %d (the kept steps stats.json's trace gives)", path, i+2, n, want)
+		}
 		out = append(out, x)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	return out, nil
 }
@@ -196,6 +219,9 @@ func WriteOutputs(dir string, meta Meta, machine string, results []*Result, recs
 		return nil, err
 	}
 	if err := writePooledMarginals(dir, results); err != nil {
+		return nil, err
+	}
+	if err := writeDrawsNPZ(dir, results, recs); err != nil {
 		return nil, err
 	}
 	if !figures {

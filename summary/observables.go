@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"sardonics/diag"
+	"sardonics/draws"
 )
 
 // The observables besides the energy, per trial (stats.json) and pooled
@@ -89,12 +90,25 @@ type ModelInfo struct {
 func NewTrialObservables(r *TrialRecord, mi ModelInfo, burn int) *TrialObservables {
 	o := &TrialObservables{Spins: mi.Spins, Beta: mi.Beta, ZeroField: mi.ZeroField, BurnIn: burn,
 		SusceptibilityOf: susceptibilityOf(mi.ZeroField)}
-	e := r.Energies[min(burn, len(r.Energies)):]
+	if r.Moments != nil && r.every() > 1 { // thinned: the exact sums
+		mr := []*TrialRecord{r}
+		em := energyMoments(mr, burn)
+		n := float64(mi.Spins)
+		o.EnergyMean = draws.PooledMean(em)
+		o.SpecificHeat = mi.Beta * mi.Beta / n * draws.PooledVariance(em)
+		m, a, vm, va := draws.PooledInt(magMoments(mr, burn), n)
+		o.Magnetization, o.AbsMagnetization, o.Susceptibility = m, a, mi.Beta*n*vm
+		if mi.ZeroField {
+			o.Susceptibility = mi.Beta * n * va
+		}
+		return o
+	}
+	e := r.Energies[r.burnDraws(burn):]
 	o.EnergyMean = pooledMean([][]float64{e})
 	o.SpecificHeat = mi.Beta * mi.Beta / float64(mi.Spins) * meanSquaredDeviation(len(e), func(t int) float64 { return e[t] })
 	o.Magnetization, o.AbsMagnetization, o.Susceptibility = math.NaN(), math.NaN(), math.NaN()
 	if len(r.Magnetization) == len(r.Energies) {
-		mag := r.Magnetization[min(burn, len(r.Magnetization)):]
+		mag := r.Magnetization[r.burnDraws(burn):]
 		m := func(t int) float64 { return magnetization(mag[t], mi.Spins, false) }
 		a := func(t int) float64 { return magnetization(mag[t], mi.Spins, true) }
 		o.Magnetization, o.AbsMagnetization = meanOf(len(mag), m), meanOf(len(mag), a)
@@ -124,11 +138,10 @@ func meanOf(n int, x func(t int) float64) float64 {
 	return s.mean()
 }
 
-// squaredDeviations sets Y = (X - Xbar)^2 of every draw, Xbar the pooled
+// squaredDeviations sets Y = (X - mu)^2 of every draw, mu the pooled
 // mean, into dst (rows as long as kept's; it may be kept itself) and
 // returns it.
-func squaredDeviations(dst, kept [][]float64) [][]float64 {
-	mu := pooledMean(kept)
+func squaredDeviations(dst, kept [][]float64, mu float64) [][]float64 {
 	for i, x := range kept {
 		for t, v := range x {
 			dst[i][t] = (v - mu) * (v - mu)
@@ -146,12 +159,12 @@ func magnetization(v int32, n int, abs bool) float64 {
 	return m
 }
 
-// magnetizations sets m = M/N (|m| if abs) after each step past the
+// magnetizations sets m = M/N (|m| if abs) of each pooled draw past the
 // burn-in (each trial's own in a --budget run, else burn) into dst, a row
-// per trial as long as its kept draws, and returns it.
-func magnetizations(dst [][]float64, recs []*TrialRecord, n, burn int, abs bool) [][]float64 {
+// per trial as long as its pooled draws, and returns it.
+func magnetizations(dst [][]float64, p pool, recs []*TrialRecord, n, burn int, abs bool) [][]float64 {
 	for i, r := range recs {
-		for t, v := range r.Magnetization[min(r.burnIn(burn), len(r.Magnetization)):] {
+		for t, v := range pooledOf(p, i, r, burn, r.Magnetization) {
 			dst[i][t] = magnetization(v, n, abs)
 		}
 	}
@@ -220,9 +233,20 @@ func meanEstimate(kept [][]float64) Estimate {
 
 // varianceEstimate is scale * Var(X) over the kept draws, its error, ESS
 // and R-hat those of the mean of Y = (X - Xbar)^2 (see the comment at the
-// top of this file), Y computed into dst (which may be kept).
-func varianceEstimate(dst, kept [][]float64, scale float64) Estimate {
-	e := meanEstimate(squaredDeviations(dst, kept))
+// top of this file), Y computed into dst (which may be kept). With exact
+// (not nil: the trials were thinned) Xbar and Var(X) are exact's, the
+// mean and variance over every step.
+func varianceEstimate(dst, kept [][]float64, scale float64, exact *[2]float64) Estimate {
+	mu := 0.0
+	if exact != nil {
+		mu = exact[0]
+	} else {
+		mu = pooledMean(kept)
+	}
+	e := meanEstimate(squaredDeviations(dst, kept, mu))
+	if exact != nil && isFinite(e.Mean) {
+		e.Mean = exact[1]
+	}
 	if scale == 0 && isFinite(e.Mean) {
 		e.Stderr, e.StderrNote = 0, ""
 	}
@@ -246,7 +270,7 @@ type Observables struct {
 
 // observables sets res.Observables from the trials' magnetization traces
 // and kept energies, or says in res.ObservablesNote why it cannot.
-func (res *Result) observables(recs []*TrialRecord, kept [][]float64) {
+func (res *Result) observables(recs []*TrialRecord, p pool, kept [][]float64) {
 	if len(recs) == 0 {
 		res.ObservablesNote = "no trials"
 		return
@@ -276,17 +300,33 @@ func (res *Result) observables(recs []*TrialRecord, kept [][]float64) {
 	// energy, m, |m| and then Y of one of them in place): the summary's
 	// memory is bounded per kept draw (cli's summaryBytes), and its rows
 	// back to back let diag use it without a copy.
+	// Thinned trials: the means and variances over every step.
+	var eExact, mExact, aExact *[2]float64
+	if p.thinned {
+		em := energyMoments(recs, res.BurnIn)
+		m, a, vm, va := draws.PooledInt(magMoments(recs, res.BurnIn), n)
+		eExact = &[2]float64{draws.PooledMean(em), draws.PooledVariance(em)}
+		mExact, aExact = &[2]float64{m, vm}, &[2]float64{a, va}
+	}
 	x := rows(kept)
-	o.SpecificHeat = varianceEstimate(x, kept, mi.Beta*mi.Beta/n)
+	o.SpecificHeat = varianceEstimate(x, kept, mi.Beta*mi.Beta/n, eExact)
 	for _, abs := range []bool{false, true} {
-		magnetizations(x, recs, mi.Spins, res.BurnIn, abs)
+		magnetizations(x, p, recs, mi.Spins, res.BurnIn, abs)
+		exact := mExact
 		if abs {
-			o.AbsMagnetization = meanEstimate(x)
+			exact = aExact
+		}
+		e := meanEstimate(x)
+		if exact != nil && isFinite(e.Mean) {
+			e.Mean = exact[0]
+		}
+		if abs {
+			o.AbsMagnetization = e
 		} else {
-			o.Magnetization = meanEstimate(x)
+			o.Magnetization = e
 		}
 		if abs == mi.ZeroField {
-			o.Susceptibility = varianceEstimate(x, x, mi.Beta*n)
+			o.Susceptibility = varianceEstimate(x, x, mi.Beta*n, exact)
 		}
 	}
 	res.Observables = o

@@ -174,8 +174,9 @@ func TestObservablesMemory(t *testing.T) {
 	kept := keptOf(recs, burn)
 	draws := 2 * (n - burn)
 	res := &Result{BurnIn: burn}
-	res.observables(recs, kept) // diag's arrays for draws of this length
-	if b := memtest.Allocated(func() { res.observables(recs, kept) }); b > 8*uint64(draws)+16384 {
+	p := newPool(recs)
+	res.observables(recs, p, kept) // diag's arrays for draws of this length
+	if b := memtest.Allocated(func() { res.observables(recs, p, kept) }); b > 8*uint64(draws)+16384 {
 		t.Errorf("observables of %d draws allocated %d bytes (%.1f a draw); want one array of them (8 a draw)", draws, b, float64(b)/float64(draws))
 	}
 	if b := memtest.Allocated(func() { NewTrialObservables(recs[0], mi, burn) }); b > 1024 {

@@ -1,6 +1,9 @@
 package summary
 
 import (
+	"fmt"
+
+	"sardonics/draws"
 	"sardonics/replica"
 	"sardonics/saw"
 )
@@ -21,13 +24,27 @@ type TuneRecord struct {
 // TrialRecord is everything a trial leaves behind; summaries are computed
 // from these alone.
 type TrialRecord struct {
-	Sampler  string    `json:"sampler"`
-	Trial    int       `json:"trial"`
-	Energies []float64 `json:"-"` // energy after each step 1..Steps
-	// Magnetization is M = sum_i s_i after each step 1..Steps
+	Sampler string `json:"sampler"`
+	Trial   int    `json:"trial"`
+	// Steps is the steps the trial made, its burn-in included (0 in
+	// folders of versions before it: every step is in Energies).
+	Steps int `json:"steps,omitempty"`
+	// Trace says after which steps the kept draws (Energies,
+	// Magnetization, Overlap) were taken: the burn-in's, then those after
+	// the burn-in (nil in folders of versions before it: after every
+	// step). See package draws.
+	Trace *Trace `json:"trace,omitempty"`
+	// Moments are the exact sums of the observables over every step after
+	// the burn-in, kept or not (nil in folders of versions before them:
+	// the kept draws are every step).
+	Moments  *Moments  `json:"moments,omitempty"`
+	Energies []float64 `json:"-"` // the energy after each kept step
+	// Magnetization is M = sum_i s_i after each kept step
 	// (magnetization.csv); nil in folders of versions before it.
 	Magnetization []int32   `json:"-"`
 	States        [][]uint8 `json:"-"` // kept states, with --save-states
+	// StateEnergies is the energy of each row of States.
+	StateEnergies []float64 `json:"-"`
 	// Samples are States as distinct states with energies and counts
 	// (samples.npz).
 	Samples *SampleSet `json:"-"`
@@ -53,8 +70,8 @@ type TrialRecord struct {
 	// burn-in, with what it measured (replica.TuneChain; inside replica
 	// exchange it is Replica.Cycles instead).
 	Cycles *replica.CycleTuning `json:"cycles,omitempty"`
-	// Overlap is the spin overlap q after each step (replica exchange with
-	// two sets), written to overlap.csv.
+	// Overlap is the spin overlap q after each kept step (replica exchange
+	// with two sets), written to overlap.csv.
 	Overlap []float64 `json:"-"`
 	// Observables are the model facts the summary's observables need and
 	// the trial's own estimates of them (nil in folders of versions
@@ -95,7 +112,78 @@ func (r *TrialRecord) burnIn(burn int) int {
 	return burn
 }
 
-// kept is r's energies after its burn-in.
+// Trace says which steps a trial's kept draws are: the first BurnIn.Kept
+// of them are the burn-in's (after the steps BurnIn.Step(j)), the rest
+// those after it (Kept.Step(j), Kept.Origin being the burn-in).
+type Trace struct {
+	BurnIn draws.Thinning `json:"burn_in"`
+	Kept   draws.Thinning `json:"kept"`
+}
+
+// Moments are a trial's exact sums over every step after its burn-in.
+type Moments struct {
+	Energy        draws.Moments    `json:"energy"`
+	Magnetization draws.IntMoments `json:"magnetization"` // of M = sum_i s_i
+	// With two sets of replicas: of q, |q| and q^2.
+	Overlap    *draws.Moments `json:"overlap,omitempty"`
+	AbsOverlap *draws.Moments `json:"abs_overlap,omitempty"`
+	Overlap2   *draws.Moments `json:"overlap2,omitempty"`
+}
+
+// StepsMade is the steps r made (the kept draws of a folder of a version
+// before Steps).
+func (r *TrialRecord) StepsMade() int {
+	if r.Trace == nil {
+		return len(r.Energies)
+	}
+	return r.Steps
+}
+
+// burnDraws is how many of r's kept draws are its burn-in's.
+func (r *TrialRecord) burnDraws(burn int) int {
+	if r.Trace == nil {
+		return min(r.burnIn(burn), len(r.Energies))
+	}
+	return min(r.Trace.BurnIn.Kept, len(r.Energies))
+}
+
+// stepOf is the step after which r's kept draw j was taken.
+func (r *TrialRecord) stepOf(j int) int {
+	switch {
+	case r.Trace == nil:
+		return j + 1
+	case j < r.Trace.BurnIn.Kept:
+		return r.Trace.BurnIn.Step(j)
+	}
+	return r.Trace.Kept.Step(j - r.Trace.BurnIn.Kept)
+}
+
+// valid checks a trace read from a folder (nil: a folder of a version
+// before it).
+func (t *Trace) valid() error {
+	if t == nil {
+		return nil
+	}
+	if err := t.BurnIn.Valid(); err != nil {
+		return fmt.Errorf("trace.burn_in: %v", err)
+	}
+	if t.Kept != (draws.Thinning{}) {
+		if err := t.Kept.Valid(); err != nil {
+			return fmt.Errorf("trace.kept: %v", err)
+		}
+	}
+	return nil
+}
+
+// every is the steps between r's kept draws after its burn-in.
+func (r *TrialRecord) every() int {
+	if r.Trace == nil {
+		return 1
+	}
+	return max(1, r.Trace.Kept.Every)
+}
+
+// kept is r's kept energies after its burn-in.
 func (r *TrialRecord) kept(burn int) []float64 {
-	return r.Energies[min(r.burnIn(burn), len(r.Energies)):]
+	return r.Energies[r.burnDraws(burn):]
 }

@@ -6,6 +6,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+
+	"sardonics/draws"
 	"sardonics/report"
 )
 
@@ -13,7 +15,7 @@ import (
 // (the rung of member 0 after each swap round) into trial folder td.
 func writeReplicaFiles(td string, r *TrialRecord) error {
 	if len(r.Overlap) > 0 {
-		if err := writeColumn(filepath.Join(td, "overlap.csv"), "step,q", r.Overlap); err != nil {
+		if err := writeColumn(filepath.Join(td, "overlap.csv"), "step,q", r.stepOf, r.Overlap); err != nil {
 			return err
 		}
 	}
@@ -22,14 +24,14 @@ func writeReplicaFiles(td string, r *TrialRecord) error {
 		for i, k := range r.Replica.Walk {
 			w[i] = float64(k)
 		}
-		return writeColumn(filepath.Join(td, "walk.csv"), "round,rung", w)
+		return writeColumn(filepath.Join(td, "walk.csv"), "round,rung", rowNumber, w)
 	}
 	return nil
 }
 
 // readReplicaFiles reads what writeReplicaFiles wrote, where it is there.
 func readReplicaFiles(td string, r *TrialRecord) error {
-	q, err := readColumn(filepath.Join(td, "overlap.csv"), "step,q")
+	q, err := readColumn(filepath.Join(td, "overlap.csv"), "step,q", r.stepOf)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
@@ -37,7 +39,7 @@ func readReplicaFiles(td string, r *TrialRecord) error {
 	if r.Replica == nil {
 		return nil
 	}
-	w, err := readColumn(filepath.Join(td, "walk.csv"), "round,rung")
+	w, err := readColumn(filepath.Join(td, "walk.csv"), "round,rung", rowNumber)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
@@ -107,22 +109,20 @@ func summarizeReplica(recs []*TrialRecord, burn int) *ReplicaSummary {
 			}
 		}
 	}
-	var m2, m4 float64
-	var n int
-	for _, r := range recs {
-		for i := r.burnIn(burn); i < len(r.Overlap); i++ {
-			q2 := r.Overlap[i] * r.Overlap[i]
-			m2 += q2
-			m4 += q2 * q2
-			n++
+	// <q^2> and <q^4> over every step after burn-in (package draws).
+	if _, _, q2 := overlapMoments(recs, burn); len(q2) > 0 {
+		var n int64
+		for _, m := range q2 {
+			n += m.N
 		}
-	}
-	if n > 0 {
-		m2, m4 = m2/float64(n), m4/float64(n)
-		s.Q2 = &m2
-		if m2 > 0 {
-			g := (3 - m4/(m2*m2)) / 2
-			s.Binder = &g
+		if n > 0 {
+			m2 := draws.PooledMean(q2)
+			m4 := draws.PooledVariance(q2) + m2*m2
+			s.Q2 = &m2
+			if m2 > 0 {
+				g := (3 - m4/(m2*m2)) / 2
+				s.Binder = &g
+			}
 		}
 	}
 	return s
@@ -162,7 +162,7 @@ func drawReplicaFigures(dir, title string, burn int, results []*Result, recs map
 		h := make([]float64, bins)
 		n := 0
 		for _, r := range rs {
-			for i := r.burnIn(burn); i < len(r.Overlap); i++ {
+			for i := r.burnDraws(burn); i < len(r.Overlap); i++ {
 				b := int(math.Round((r.Overlap[i] + 1) / 2 * (bins - 1)))
 				h[min(max(b, 0), bins-1)]++
 				n++

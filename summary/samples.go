@@ -21,10 +21,9 @@ type SampleSet struct {
 	Counts   []int64   // how many saved rows are this state
 }
 
-// NewSampleSet groups the rows of states (saved after the steps
-// steps[j], 1-based, so their energies are energies[steps[j]-1]) into
+// NewSampleSet groups the rows of states (of energies energies[j]) into
 // distinct states in order of first appearance.
-func NewSampleSet(states [][]uint8, energies []float64, steps func(j int) int) *SampleSet {
+func NewSampleSet(states [][]uint8, energies []float64) *SampleSet {
 	set := &SampleSet{}
 	seed := maphash.MakeSeed()
 	index := map[uint64][]int{} // hash of a state -> its distinct states
@@ -37,7 +36,7 @@ func NewSampleSet(states [][]uint8, energies []float64, steps func(j int) int) *
 		}
 		index[h] = append(index[h], len(set.First))
 		set.First = append(set.First, j)
-		set.Energies = append(set.Energies, energies[steps(j)-1])
+		set.Energies = append(set.Energies, energies[j])
 		set.Counts = append(set.Counts, 1)
 	}
 	return set

@@ -15,12 +15,10 @@ import (
 // arrays numpy reads by name.
 func TestSampleSet(t *testing.T) {
 	rows := [][]uint8{{1, 0, 1}, {0, 0, 0}, {1, 0, 1}, {1, 0, 1}, {0, 1, 0}, {0, 0, 0}}
-	energies := make([]float64, 20)
-	for i := range energies {
-		energies[i] = float64(i)
-	}
-	// Saved after steps 5, 8, 11, ... (burn-in 2, every 3rd step).
-	set := NewSampleSet(rows, energies, func(j int) int { return 2 + 3*(j+1) })
+	// The energies of the states saved after steps 5, 8, 11, ... (burn-in
+	// 2, every 3rd step) of a chain whose energy after step i is i - 1.
+	energies := []float64{4, 7, 10, 13, 16, 19}
+	set := NewSampleSet(rows, energies)
 	if !slices.Equal(set.First, []int{0, 1, 4}) || !slices.Equal(set.Counts, []int64{3, 2, 1}) || !slices.Equal(set.Energies, []float64{4, 7, 16}) {
 		t.Fatalf("%+v", set)
 	}

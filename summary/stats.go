@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"sardonics/diag"
+	"sardonics/draws"
 	"sardonics/internal/fsum"
 )
 
@@ -22,14 +23,25 @@ const minTauDraws = 2 * diag.MinSplitDraws
 // energy sets the mean energy, the pooled diagnostics (bulk and tail ESS,
 // split-R-hat), the standard error and the spread between the trials'
 // means, from the kept draws of each trial.
-func (res *Result) energy(kept [][]float64) {
+func (res *Result) energy(recs []*TrialRecord, p pool, kept [][]float64) {
 	var means []float64
-	for _, x := range kept {
-		if len(x) > 0 {
+	var ms []*draws.Moments
+	if p.thinned {
+		ms = energyMoments(recs, res.BurnIn)
+	}
+	for i, x := range kept {
+		switch {
+		case len(x) == 0:
+		case p.thinned:
+			means = append(means, draws.PooledMean(ms[i:i+1]))
+		default:
 			means = append(means, pooledMean([][]float64{x}))
 		}
 	}
 	res.EnergyMean = pooledMean(kept)
+	if p.thinned {
+		res.EnergyMean = draws.PooledMean(ms)
+	}
 	switch {
 	case len(means) == 0:
 		res.EnergyMeanNote = fmt.Sprintf("no draws after burn-in (%d steps, burn-in %d)", res.Steps, res.BurnIn)
@@ -312,7 +324,7 @@ func (res *Result) sweeps(recs []*TrialRecord, flipsOK bool, flips int64) {
 		if r.Replica != nil {
 			c = len(r.Replica.Ladder) * max(1, r.Replica.Sets)
 		}
-		chains += float64(c) * float64(len(r.Energies))
+		chains += float64(c) * float64(r.StepsMade())
 	}
 	res.Sweeps = chains
 	res.SweepsNote = "no flips counted: each step resamples every spin, so a step of every chain (every replica) is one sweep"

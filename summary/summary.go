@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 
 	"sardonics/diag"
 	"sardonics/sampler"
@@ -109,6 +110,11 @@ type Result struct {
 	// that they disagree.
 	// In summary.json a trial without one is null.
 	Trend []*float64 `json:"trend_z,omitempty"`
+	// ACFLagSteps is the steps between the lags of ACF (the pooled draws'
+	// interval, Thinning.Every).
+	ACFLagSteps int `json:"acf_lag_steps"`
+	// Thinning says which draws the statistics come from.
+	Thinning *ThinSummary `json:"thinning,omitempty"`
 	// Replica summarizes replica exchange (--replicas).
 	Replica *ReplicaSummary `json:"replica,omitempty"`
 	// Budget is a --budget run's: each trial's share of thread CPU, the
@@ -241,7 +247,7 @@ type Summary struct {
 	Results []*Result `json:"results"`
 	// Warnings name the samplers whose numbers cannot be trusted (see
 	// Warnings).
-	Warnings []string `json:"warnings,omitempty"`
+	Warnings []string `json:"warnings"`
 }
 
 // trialMachines is the machines the trials of recs ran on, in order of
@@ -277,7 +283,7 @@ const (
 // Warnings says, for each result whose statistics cannot be trusted, which
 // sampler, what was measured and what to do.
 func Warnings(results []*Result) []string {
-	var out []string
+	out := []string{} // an empty list in summary.json when there are none
 	for _, r := range results {
 		more, burn := "more steps", "increase --burn (and --steps)"
 		if r.Budget != nil {
@@ -338,11 +344,12 @@ func plural(n int, what string) string {
 // and burn-in, which replace steps and burn (see budgetPooling).
 func Summarize(name string, recs []*TrialRecord, steps, burn int, wall float64) *Result {
 	res := &Result{Sampler: name, Trials: len(recs), Steps: steps, BurnIn: burn, Replica: summarizeReplica(recs, burn)}
+	p := newPool(recs)
 	kept := make([][]float64, len(recs))
 	for i, r := range recs {
-		kept[i] = r.kept(burn)
+		kept[i] = pooledOf(p, i, r, burn, r.Energies)
 		res.TrialIDs = append(res.TrialIDs, r.Trial)
-		res.TotalSteps += int64(len(r.Energies))
+		res.TotalSteps += int64(r.StepsMade())
 	}
 	res.budget(recs)
 	// The diagnostics of long traces hold arrays of their length: the
@@ -352,13 +359,20 @@ func Summarize(name string, recs []*TrialRecord, steps, burn int, wall float64) 
 	// too, such as the model), and diag's arrays are let go after each,
 	// so that the summary's peak is its largest phase's rather than their
 	// sum, or twice that before a collection comes due.
-	collect(res.TotalSteps)
-	res.energy(kept)
-	res.observables(recs, kept)
+	var nd int64 // the pooled draws: the summary's arrays are of their length
+	for _, x := range kept {
+		nd += int64(len(x))
+	}
+	collect(nd)
+	res.energy(recs, p, kept)
+	res.observables(recs, p, kept)
 	res.trend(kept) // after the others: its transforms are a quarter as long
 	res.marginals(recs)
-	collect(res.TotalSteps)
+	collect(nd)
 	res.autocorrelation(recs, kept)
+	tauKept := res.TauInt
+	res.thinning(recs, p, kept, tauKept)
+	res.scaleToSteps(p)
 	collect(0)
 	res.work(recs, wall)
 	return res
@@ -392,7 +406,7 @@ func (res *Result) budget(recs []*TrialRecord) {
 		if r.Budget == nil { // not from one run: report refuses to merge such folders
 			return
 		}
-		b.TrialSteps = append(b.TrialSteps, len(r.Energies))
+		b.TrialSteps = append(b.TrialSteps, r.StepsMade())
 		b.TrialBurnIn = append(b.TrialBurnIn, r.Budget.BurnIn)
 		b.TrialCPUSeconds = append(b.TrialCPUSeconds, r.CPUSeconds)
 		if r.Budget.StepCap != "" {
@@ -424,4 +438,28 @@ func reproduce(steps, burn, ids []int) string {
 	}
 	return "replace --budget and --burn-fraction, for each trial alone (each into its own --out: report does not merge runs of different --steps), by its steps and burn-in: " +
 		strings.Join(parts, "; ") + "; --steps and --burn of the trials' shortest length and smallest burn-in repeat every trial's first steps in one run"
+}
+
+// SummarizeAll is Summarize of each sampler of names (recs[name], wall[name]),
+// threads of them at once (at least 1): each sampler's statistics depend
+// only on its own trials, so the results are those of one after another.
+func SummarizeAll(names []string, recs map[string][]*TrialRecord, steps, burn int, wall map[string]float64, threads int) []*Result {
+	out := make([]*Result, len(names))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range max(1, min(threads, len(names))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				out[i] = Summarize(names[i], recs[names[i]], steps, burn, wall[names[i]])
+			}
+		}()
+	}
+	for i := range names {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return out
 }
