@@ -305,9 +305,20 @@ func TestReadNPZ(t *testing.T) {
 		{with("W", []byte("PK")), "array W: not an .npy file"},
 		{with("W", npy("<f8", false, "(100000000, 100000000)", nil)), "array W: shape [100000000 100000000] too large"},
 		{with("W", npy("<f8", false, "(2 3)", w)), "array W: bad header"},
-		{with("b", npy("<f8", false, "(2,)", []float64{math.NaN(), 1})), "array b: element 0 is NaN (expected finite numbers)"},
-		{with("c", npy("<f4", false, "(3,)", []float64{1, 3e38, 1})), "array c: element 1: value 3.0000000054977558e+38 too large (expected |value| <= 1e+15"},
-		{with("b", npy("<f8", false, "(2,)", []float64{1, 1e15})), "array b: element 1: value 1e+15 brings the sum of |values| to 1e+15 (expected at most 1e+15"},
+		{with("b", npy("<f8", false, "(2,)", []float64{math.NaN(), 1})), "r.npz: array b of shape (2,): b[0] is NaN (expected finite numbers)"},
+		{with("c", npy("<f4", false, "(3,)", []float64{1, 3e38, 1})), "array c of shape (3,): c[1]: value 3.0000000054977558e+38 too large (expected |value| <= 1e+15"},
+		{with("b", npy("<f8", false, "(2,)", []float64{1, 1e15})), "array b of shape (2,): b[1]: value 1e+15 brings the sum of |values| to 1e+15 (expected at most 1e+15"},
+		// Issue 31: a bad value of W is named by (row, column), not its flat
+		// position, in C and in Fortran order.
+		{with("W", npy("<f8", false, "(2, 3)", []float64{1, 2, 3, 4, math.NaN(), 6})), "r.npz: array W of shape (2, 3): W[1, 1] is NaN (expected finite numbers)"},
+		{with("W", npy("<f8", false, "(2, 3)", []float64{1, 2, 3, math.Inf(-1), 5, 6})), "array W of shape (2, 3): W[1, 0] is -Inf (expected finite numbers)"},
+		{with("W", npy("<f8", true, "(2, 3)", []float64{1, 4, 2, 5, 3, math.Inf(1)})), "array W of shape (2, 3): W[1, 2] is +Inf (expected finite numbers)"},
+		{with("W", npy("<f4", true, "(2, 3)", []float64{1, 4, 3e38, 5, 3, 6})), "array W of shape (2, 3): W[0, 1]: value 3.0000000054977558e+38 too large"},
+		// Issue 31: a missing array lists what the archive holds.
+		{with("W", nil), "r.npz: missing array W: the archive holds b.npy, c.npy (expected W.npy (V x H), b.npy (V) and c.npy (H))"},
+		{npzOf(t, zip.Store, "weights.npy", good("W"), "c.npy", good("c"), "b.npy", good("b"), "meta", []byte("x")), "missing array W: the archive holds b.npy, c.npy, meta, weights.npy (expected"},
+		{npzOf(t, zip.Store, "a b.npy", good("W"), "x\n.npy", good("W")), "missing array W: the archive holds \"a b.npy\", \"x\\n.npy\" (expected"},
+		{npzOf(t, zip.Store), "r.npz: missing array W: the archive is empty (expected"},
 		{npzOf(t, zip.Store, "W.npy", good("W"), "W.npy", good("W"), "b.npy", good("b"), "c.npy", good("c")), "array W given twice"},
 	} {
 		_, err := ReadNPZ("r.npz", tc.data)
