@@ -246,6 +246,23 @@ func printUsage(w io.Writer) {
 	fmt.Fprintf(w, "\n'sardonics help SUBCOMMAND' documents every flag.\n")
 }
 
+// modelUsage is the help text of sample's --model: every form model.Load
+// accepts, from model.SpecForms.
+func modelUsage() string {
+	var b strings.Builder
+	b.WriteString("model `SPEC`, one of:")
+	for _, f := range model.SpecForms {
+		if len(f.Form) > 30 { // the description on a line of its own
+			fmt.Fprintf(&b, "\n  %s\n  %30s", f.Form, "")
+		} else {
+			fmt.Fprintf(&b, "\n  %-30s", f.Form)
+		}
+		fmt.Fprintf(&b, " %s", f.What)
+	}
+	b.WriteString("\n(docs/formats.md describes the files)")
+	return b.String()
+}
+
 // plural is "1 trial", "2 trials".
 func plural(n int, noun string) string {
 	if n == 1 {

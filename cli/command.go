@@ -58,20 +58,13 @@ var notCompared = map[string]bool{
 var inputFlags = []string{"model", "init", "policy"}
 
 // inputPath is the file that flag k's value v names, "" if none: the
-// model's file (rbm:PATH, or a name ending in .txt, .qubo or .npz, as
-// model.Load reads them), or the path given to --init or --policy.
+// model's file (model.File: rbm:PATH, or a name with the extension of a
+// model file), or the path given to --init or --policy.
 func inputPath(k, v string) string {
 	if k != "model" {
 		return v
 	}
-	if p, ok := strings.CutPrefix(v, "rbm:"); ok {
-		return p
-	}
-	switch strings.ToLower(filepath.Ext(v)) {
-	case ".txt", ".qubo", ".npz":
-		return v
-	}
-	return ""
+	return model.File(v)
 }
 
 // normalizeCommand is the Settings and Inputs of a parsed sample command

@@ -402,7 +402,7 @@ example).`,
 			var temp temperature
 			var sf sawFlags
 			var tf tuneFlags
-			spec := fs.String("model", "", "model `SPEC` (ferro2d:L=60, frustrated2d:L=60,seed=1, spinglass3d:L=9,seed=1, chimera:M=4,N=4,T=4,seed=1, rbm:FILE.npz, rbm-random:V=784,H=500,seed=1,scale=0.1, paper-rbm, FILE.txt, FILE.qubo)")
+			spec := fs.String("model", "", modelUsage())
 			temp.register(fs)
 			samplers := fs.String("sampler", "sardonics,gibbs", "comma-separated `LIST` of samplers: sardonics, hybrid, gibbs, metropolis, sw, blockgibbs")
 			mix := fs.String("mix", "", "hybrid's cycle `A:M`: A Metropolis sweeps then M SARDONICS moves per step (default: 1 sweep and a sweep's worth of SARDONICS flips)")
