@@ -631,7 +631,7 @@ func runAndWrite(ctx context.Context, sig func() os.Signal, cfg *runner.Config, 
 	defer context.AfterFunc(ctx, func() { cfg.Stop.Store(true) })()
 	recs, wall, err := runner.Run(cfg)
 	if errors.Is(err, runner.ErrInterrupted) {
-		fmt.Fprintf(env.Stderr, "sardonics: %v: finished trials and checkpoints are in %s; continue with: sardonics sample --resume %s\n", sig(), dir, dir)
+		fmt.Fprintf(env.Stderr, "sardonics: %v: finished trials and checkpoints are in %s; continue with: %s\n", sig(), dir, resumeHint("sample", dir))
 		return &InterruptedError{Signal: sig()}
 	}
 	if err != nil {
@@ -669,7 +669,7 @@ func runAndWrite(ctx context.Context, sig func() os.Signal, cfg *runner.Config, 
 		return err
 	})
 	if ctx.Err() != nil {
-		fmt.Fprintf(env.Stderr, "sardonics: %v while writing the summary: every trial is finished and kept in %s; write the summary with: sardonics sample --resume %s\n", sig(), dir, dir)
+		fmt.Fprintf(env.Stderr, "sardonics: %v while writing the summary: every trial is finished and kept in %s; write the summary with: %s\n", sig(), dir, resumeHint("sample", dir))
 		return &InterruptedError{Signal: sig()}
 	}
 	if err != nil {
