@@ -105,7 +105,7 @@ func Run(args []string, stdout, stderr io.Writer) error {
 			return nil
 		}
 		// The error and where to look, not the whole usage.
-		return usagef("%s: %v\nrun 'sardonics help %s' (or 'sardonics %s -h') for the flags", name, err, name, name)
+		return usagef("%s: %v\nrun 'sardonics help %s' (or 'sardonics %s -h') for the flags", name, flagError(fs, err), name, name)
 	}
 	stop, err := prof.Start()
 	if err != nil {
@@ -138,6 +138,73 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
+}
+
+// flagError is a parse error of fs as the user should read it: an unknown
+// flag (the flag package's "flag provided but not defined: -NAME") is
+// "unknown flag --NAME", with the command's nearest flags suggested.
+func flagError(fs *flag.FlagSet, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	if !ok {
+		return err
+	}
+	msg := "unknown flag --" + name
+	if near := nearFlags(fs, name); len(near) > 0 {
+		msg += " (did you mean --" + strings.Join(near, " or --") + "?)"
+	}
+	return errors.New(msg)
+}
+
+// nearFlags are fs's flags that name may be a misspelling of, sorted, at
+// most 3. Case aside, the first group that is not empty: those at edit
+// distance 0 or 1 (--step: --steps); those name is a prefix of (--save:
+// --save-every, --save-states) or that are a prefix of name (--stepsize:
+// --steps), 2 letters or more; those at distance 2. A distance must be
+// less than name's length (--x suggests nothing).
+func nearFlags(fs *flag.FlagSet, name string) []string {
+	low := strings.ToLower(name)
+	var groups [3][]string // distance <= 1, prefix, distance 2
+	fs.VisitAll(func(f *flag.Flag) {
+		n := strings.ToLower(f.Name)
+		d := levenshtein(low, n)
+		switch {
+		case d <= 1 && d < len([]rune(low)):
+			groups[0] = append(groups[0], f.Name)
+		case len(low) >= 2 && strings.HasPrefix(n, low) || len(n) >= 2 && strings.HasPrefix(low, n):
+			groups[1] = append(groups[1], f.Name)
+		case d == 2 && d < len([]rune(low)):
+			groups[2] = append(groups[2], f.Name)
+		}
+	})
+	for _, g := range groups {
+		if len(g) > 0 {
+			sort.Strings(g)
+			return g[:min(3, len(g))]
+		}
+	}
+	return nil
+}
+
+// levenshtein is the edit distance of a and b: the fewest insertions,
+// deletions and substitutions of runes that turn one into the other.
+func levenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev, cur := make([]int, len(rb)+1), make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			sub := prev[j-1]
+			if ra[i-1] != rb[j-1] {
+				sub++
+			}
+			cur[j] = min(sub, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
 }
 
 func newFlagSet(c *Command, env *Env) (*flag.FlagSet, func([]string) error, *pprof.Flags) {
@@ -177,6 +244,23 @@ func printUsage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", k, commands[k].Short)
 	}
 	fmt.Fprintf(w, "\n'sardonics help SUBCOMMAND' documents every flag.\n")
+}
+
+// modelUsage is the help text of sample's --model: every form model.Load
+// accepts, from model.SpecForms.
+func modelUsage() string {
+	var b strings.Builder
+	b.WriteString("model `SPEC`, one of:")
+	for _, f := range model.SpecForms {
+		if len(f.Form) > 30 { // the description on a line of its own
+			fmt.Fprintf(&b, "\n  %s\n  %30s", f.Form, "")
+		} else {
+			fmt.Fprintf(&b, "\n  %-30s", f.Form)
+		}
+		fmt.Fprintf(&b, " %s", f.What)
+	}
+	b.WriteString("\n(docs/formats.md describes the files)")
+	return b.String()
 }
 
 // plural is "1 trial", "2 trials".

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"sardonics/internal/kaufman"
+	"sardonics/model"
 	"sardonics/summary"
 )
 
@@ -98,6 +99,27 @@ func TestHelpDocumentsEveryCommand(t *testing.T) {
 		out, _, err := run(t, "help", name)
 		if err != nil || !strings.Contains(out, "usage: sardonics "+name) {
 			t.Errorf("help %s: %v %q", name, err, out)
+		}
+	}
+}
+
+// TestHelpListsModelSpecs (issue 31): sample's --model help lists every
+// form model.Load accepts (model.SpecForms; sk: and the dense .npy and
+// .npz files were missing), and so does the error for an unknown spec.
+func TestHelpListsModelSpecs(t *testing.T) {
+	out, _, err := run(t, "help", "sample")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, help, _ := strings.Cut(out, "  -model SPEC\n")
+	help, _, _ = strings.Cut(help, "\n  -")
+	_, _, err = run(t, "exact", "--model", "nosuch", "--T", "1")
+	for _, f := range model.SpecForms {
+		if !strings.Contains(help, "\t  "+f.Form+"\n") && !strings.Contains(help, "\t  "+f.Form+" ") {
+			t.Errorf("help sample's --model does not list %s:\n%s", f.Form, help)
+		}
+		if err == nil || !strings.Contains(err.Error(), f.Form) {
+			t.Errorf("unknown --model: %v (want it to list %s)", err, f.Form)
 		}
 	}
 }

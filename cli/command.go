@@ -58,20 +58,13 @@ var notCompared = map[string]bool{
 var inputFlags = []string{"model", "init", "policy"}
 
 // inputPath is the file that flag k's value v names, "" if none: the
-// model's file (rbm:PATH, or a name ending in .txt, .qubo or .npz, as
-// model.Load reads them), or the path given to --init or --policy.
+// model's file (model.File: rbm:PATH, or a name with the extension of a
+// model file), or the path given to --init or --policy.
 func inputPath(k, v string) string {
 	if k != "model" {
 		return v
 	}
-	if p, ok := strings.CutPrefix(v, "rbm:"); ok {
-		return p
-	}
-	switch strings.ToLower(filepath.Ext(v)) {
-	case ".txt", ".qubo", ".npz":
-		return v
-	}
-	return ""
+	return model.File(v)
 }
 
 // normalizeCommand is the Settings and Inputs of a parsed sample command
@@ -312,8 +305,8 @@ func saveCommand(fs *flag.FlagSet, cfg *runner.Config, dir string, env *Env) (*s
 				dir, indented(diff), dir)
 		}
 		if len(diff) > 0 {
-			return nil, usagef("--out %s holds a run of another command:\n  %s\nchoose another --out, delete %s, or continue that run with: sardonics sample --resume %s",
-				dir, indented(diff), dir, dir)
+			return nil, usagef("--out %s holds a run of another command:\n  %s\nchoose another --out, delete %s, or continue that run with: %s",
+				dir, indented(diff), dir, resumeHint("sample", dir))
 		}
 	}
 	if n := runner.FinishedTrials(dir, cfg.Samplers, cfg.TrialOffset, cfg.Trials); n > 0 {
@@ -338,6 +331,19 @@ func (c *savedCommand) finish(err error) error {
 		os.Remove(c.path)
 	}
 	return err
+}
+
+// resumeHint is the command line that continues the run of cmd (sample,
+// paper) in dir: "sardonics sample --resume DIR", DIR absolute so that it
+// works from any directory, and quoted for a POSIX shell if it must be.
+func resumeHint(cmd, dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	if dir == "" || strings.ContainsAny(dir, " \t\n'\"\\$`*?[]{}()<>;&|!#~") {
+		dir = "'" + strings.ReplaceAll(dir, "'", `'\''`) + "'"
+	}
+	return "sardonics " + cmd + " --resume " + dir
 }
 
 // resumeSample reruns the command saved in dir; finished trials are kept,

@@ -211,6 +211,37 @@ func splitScriptLine(line string) []string {
 // report refuses to write into its own input.
 func TestCommandScripts(t *testing.T) { commandScript(t, "command_") }
 
+// TestResumeHint (issue 31): the command that continues a run names its
+// folder absolute, so that it works from any directory (it printed --out
+// as given: "sardonics sample --resume runA"), quoted where a shell needs
+// it; every hint goes through it (sample's SIGINT and summary messages,
+// another command into --out, paper's SIGINT message).
+func TestResumeHint(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, tc := range []struct{ cmd, dir, want string }{
+		{"sample", "runA", "sardonics sample --resume " + filepath.Join(dir, "runA")},
+		{"sample", "./a/../runB/", "sardonics sample --resume " + filepath.Join(dir, "runB")},
+		{"paper", "/abs/run", "sardonics paper --resume /abs/run"},
+		{"sample", "my run", "sardonics sample --resume '" + filepath.Join(dir, "my run") + "'"},
+		{"sample", "it's", "sardonics sample --resume '" + filepath.Join(dir, "it") + `'\''s'`},
+	} {
+		if got := resumeHint(tc.cmd, tc.dir); got != tc.want {
+			t.Errorf("resumeHint(%q, %q) = %q, want %q", tc.cmd, tc.dir, got, tc.want)
+		}
+	}
+	// Another command into a relative --out: the hint is absolute.
+	base := []string{"sample", "--model", "ferro2d:L=4", "--T", "2", "--sampler", "gibbs", "--trials", "1", "--steps", "50", "--burn", "10", "--quiet", "--out", "runA"}
+	if _, _, err := run(t, base...); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := run(t, append(base, "--seed", "2")...)
+	want := "continue that run with: sardonics sample --resume " + filepath.Join(dir, "runA")
+	if err == nil || ExitCode(err) != 2 || !strings.HasSuffix(err.Error(), want) {
+		t.Errorf("another command into --out runA: %v (exit %d), want exit 2 and %q", err, ExitCode(err), want)
+	}
+}
+
 // The normalized command makes --beta 2 and --T 0.5, and samplers in any
 // order, the same; settings that do not change results are left out.
 func TestNormalizeCommand(t *testing.T) {

@@ -30,8 +30,8 @@ func TestExtremeNPZRefused(t *testing.T) {
 		w, b []float64
 		want string
 	}{
-		{"w300.npz", []float64{1, 1e300}, []float64{0}, "w300.npz: array W: element 1: value 1e+300 too large (expected |value| <= 1e+15"},
-		{"sum.npz", []float64{6e14, 1}, []float64{5e14}, "sum.npz: array b: element 0: value 5e+14 brings the sum of |values| to 1.1e+15 (expected at most 1e+15"},
+		{"w300.npz", []float64{1, 1e300}, []float64{0}, "w300.npz: array W of shape (1, 2): W[0, 1]: value 1e+300 too large (expected |value| <= 1e+15"},
+		{"sum.npz", []float64{6e14, 1}, []float64{5e14}, "sum.npz: array b of shape (1,): b[0]: value 5e+14 brings the sum of |values| to 1.1e+15 (expected at most 1e+15"},
 	} {
 		var buf bytes.Buffer
 		if err := model.WriteNPZ(&buf, &model.RBM{V: 1, H: 2, W: tc.w, B: tc.b, C: []float64{0, 0}}); err != nil {

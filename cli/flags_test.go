@@ -78,6 +78,8 @@ func TestFlagsGolden(t *testing.T) {
 		// Point 4: an unknown or malformed flag: the error and where to look.
 		{name: "unknown_flag", args: []string{"sample", "-x"}},
 		{name: "unknown_flag_report", args: []string{"report", "--bogus", "$TMP"}},
+		// Issue 31: an unknown flag near one of the command's gets a "did you mean".
+		{name: "unknown_flag_near", args: []string{"sample", m, "--T", "1", "--step", "10", "--out", "$TMP/o"}},
 		{name: "bad_value", args: []string{"sample", "--steps", "many"}},
 		// -h and help: usage on stdout (its first line here), exit 0.
 		{name: "help_flag", outLines: 1, args: []string{"sample", "-h"}},
@@ -371,6 +373,41 @@ func TestShortTrialCPUTime(t *testing.T) {
 	f := strings.Fields(row)
 	if len(f) < 8 || f[7] == "0" || f[7] == "0.00" {
 		t.Errorf("table row %q: cpu s column should show the measured time", row)
+	}
+}
+
+// TestUnknownFlagSuggests (issue 31): every subcommand answers an unknown
+// flag with its nearest flags (edit distance, then a shared prefix), and
+// with none where nothing is near.
+func TestUnknownFlagSuggests(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sample", "--step", "10"}, "sample: unknown flag --step (did you mean --steps?)\n"},
+		{[]string{"sample", "-step=10"}, "unknown flag --step (did you mean --steps?)"},
+		{[]string{"sample", "--t", "1"}, "unknown flag --t (did you mean --T?)"},
+		{[]string{"sample", "--Beta", "1"}, "unknown flag --Beta (did you mean --beta?)"},
+		{[]string{"sample", "--replica", "4"}, "(did you mean --replicas?)"},
+		{[]string{"sample", "--treads", "4"}, "(did you mean --threads?)"},
+		{[]string{"sample", "--save"}, "unknown flag --save (did you mean --save-every or --save-states?)"},
+		{[]string{"sample", "--stepsize", "10"}, "(did you mean --steps?)"},
+		{[]string{"sample", "--burnin", "10"}, "(did you mean --burn?)"},
+		{[]string{"sample", "--check", "1m"}, "(did you mean --checkpoint-every?)"},
+		{[]string{"sample", "--x"}, "sample: unknown flag --x\n"},
+		{[]string{"sample", "--frobnicate"}, "sample: unknown flag --frobnicate\n"},
+		{[]string{"tune", "--iteration", "5"}, "tune: unknown flag --iteration (did you mean --iterations?)"},
+		{[]string{"exact", "--jsn"}, "exact: unknown flag --jsn (did you mean --json?)"},
+		{[]string{"gen", "--mode", "ferro2d:L=3"}, "gen: unknown flag --mode (did you mean --model?)"},
+		{[]string{"report", "--no-figure"}, "report: unknown flag --no-figure (did you mean --no-figures?)"},
+		{[]string{"bench", "--onyl", "saw"}, "bench: unknown flag --onyl (did you mean --only?)"},
+		{[]string{"paper", "--experiments", "rbm"}, "paper: unknown flag --experiments (did you mean --experiment?)"},
+		{[]string{"train-rbm", "--cpuprofle", "p"}, "train-rbm: unknown flag --cpuprofle (did you mean --cpuprofile?)"},
+	} {
+		_, _, err := run(t, tc.args...)
+		if ExitCode(err) != 2 || err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v (exit %d), want exit 2 and %q", tc.args, err, ExitCode(err), tc.want)
+		}
 	}
 }
 

@@ -60,7 +60,7 @@ gives.`,
 				start := time.Now()
 				if err := paper.Run(cfg, env.Stdout); err != nil {
 					if errors.Is(err, runner.ErrInterrupted) {
-						fmt.Fprintf(env.Stderr, "sardonics: paper: %v: finished experiments and trials and the running trials' checkpoints are in %s; continue with: sardonics paper --resume %s\n", sig(), cfg.Out, cfg.Out)
+						fmt.Fprintf(env.Stderr, "sardonics: paper: %v: finished experiments and trials and the running trials' checkpoints are in %s; continue with: %s\n", sig(), cfg.Out, resumeHint("paper", cfg.Out))
 						return &InterruptedError{Signal: sig()}
 					}
 					return err

@@ -21,7 +21,7 @@ type replicaFlags struct {
 }
 
 func (f *replicaFlags) register(fs *flag.FlagSet) {
-	fs.IntVar(&f.r, "replicas", 0, "replica exchange: run each sampler as `R` replicas from --beta-min to the target beta, swapping neighbours (0: off)")
+	fs.IntVar(&f.r, "replicas", 0, "replica exchange: run each sampler as `R` replicas (R >= 2) from --beta-min to the target beta, swapping neighbours (0: off)")
 	fs.Float64Var(&f.betaMin, "beta-min", 0, "the hottest replica's inverse temperature (default: beta / 10)")
 	fs.IntVar(&f.swapEvery, "swap-every", 0, "steps between swap rounds of replica exchange (0: every step for gibbs, metropolis and blockgibbs, every 10 for sardonics)")
 	fs.Float64Var(&f.swapWork, "swap-work", 0, "swap on the work clock: a round is `W` sweep-equivalents of proposed flips per replica, whatever a step costs (0: --swap-every's step clock; hybrid's default is 1)")
@@ -36,7 +36,9 @@ func (f *replicaFlags) apply(cfg *runner.Config, ncpu int) error {
 	switch {
 	case f.r < 0:
 		return usagef("--replicas %d (expected 0 for none, or at least 2)", f.r)
-	case f.r <= 1:
+	case f.r == 1: // it used to run single chains silently, while --overlap with it was refused
+		return usagef("--replicas 1: replica exchange needs at least 2 replicas; omit --replicas for single chains")
+	case f.r == 0:
 		if f.overlap || f.ladder != "geometric" || f.betaMin != 0 || f.swapEvery != 0 || f.swapWork != 0 {
 			return usagef("--beta-min, --swap-every, --swap-work, --ladder and --overlap need --replicas R (R >= 2)")
 		}

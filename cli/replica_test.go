@@ -82,6 +82,9 @@ func TestReplicaUsageErrors(t *testing.T) {
 		{[]string{"--beta", "1", "--sampler", "gibbs", "--overlap"}, "need --replicas R"},
 		{[]string{"--beta", "1", "--sampler", "gibbs", "--replicas", "4", "--ladder", "even"}, `--ladder "even"`},
 		{[]string{"--beta", "1", "--sampler", "gibbs", "--replicas", "-1"}, "--replicas -1"},
+		// Issue 31: one replica was single chains in silence, but refused with --overlap.
+		{[]string{"--beta", "1", "--sampler", "gibbs", "--replicas", "1"}, "--replicas 1: replica exchange needs at least 2 replicas; omit --replicas for single chains"},
+		{[]string{"--beta", "1", "--sampler", "gibbs", "--replicas", "1", "--overlap"}, "--replicas 1: replica exchange needs at least 2 replicas"},
 	} {
 		_, _, err := run(t, append(common, c.args...)...)
 		if err == nil || ExitCode(err) != 2 || !strings.Contains(err.Error(), c.want) {

@@ -403,7 +403,7 @@ example).`,
 			var temp temperature
 			var sf sawFlags
 			var tf tuneFlags
-			spec := fs.String("model", "", "model `SPEC` (ferro2d:L=60, frustrated2d:L=60,seed=1, spinglass3d:L=9,seed=1, chimera:M=4,N=4,T=4,seed=1, rbm:FILE.npz, rbm-random:V=784,H=500,seed=1,scale=0.1, paper-rbm, FILE.txt, FILE.qubo)")
+			spec := fs.String("model", "", modelUsage())
 			temp.register(fs)
 			samplers := fs.String("sampler", "sardonics,gibbs", "comma-separated `LIST` of samplers: sardonics, hybrid, gibbs, metropolis, sw, blockgibbs")
 			mix := fs.String("mix", "", "hybrid's cycle `A:M`: A Metropolis sweeps then M SARDONICS moves per step (default: 1 sweep and a sweep's worth of SARDONICS flips)")
@@ -638,7 +638,7 @@ func runAndWrite(ctx context.Context, sig func() os.Signal, cfg *runner.Config, 
 	defer context.AfterFunc(ctx, func() { cfg.Stop.Store(true) })()
 	recs, wall, err := runner.Run(cfg)
 	if errors.Is(err, runner.ErrInterrupted) {
-		fmt.Fprintf(env.Stderr, "sardonics: %v: finished trials and checkpoints are in %s; continue with: sardonics sample --resume %s\n", sig(), dir, dir)
+		fmt.Fprintf(env.Stderr, "sardonics: %v: finished trials and checkpoints are in %s; continue with: %s\n", sig(), dir, resumeHint("sample", dir))
 		return &InterruptedError{Signal: sig()}
 	}
 	if err != nil {
@@ -677,7 +677,7 @@ func runAndWrite(ctx context.Context, sig func() os.Signal, cfg *runner.Config, 
 		return err
 	})
 	if ctx.Err() != nil {
-		fmt.Fprintf(env.Stderr, "sardonics: %v while writing the summary: every trial is finished and kept in %s; write the summary with: sardonics sample --resume %s\n", sig(), dir, dir)
+		fmt.Fprintf(env.Stderr, "sardonics: %v while writing the summary: every trial is finished and kept in %s; write the summary with: %s\n", sig(), dir, resumeHint("sample", dir))
 		return &InterruptedError{Signal: sig()}
 	}
 	if err != nil {

@@ -80,7 +80,7 @@ func ReadDenseNPZ(name string, data []byte) (*Model, error) {
 	case raw["Q"] != nil && raw["h"] != nil:
 		return nil, inputErr(name, 0, "arrays Q and h both given (expected Q alone: its diagonal holds the linear terms)")
 	case raw["J"] == nil && raw["Q"] == nil:
-		return nil, inputErr(name, 0, "missing array J or Q (expected J.npy (N x N) and h.npy (N), or Q.npy (N x N))")
+		return nil, inputErr(name, 0, "missing array J or Q: %s (expected J.npy (N x N) and h.npy (N), or Q.npy (N x N))", holds(zr.File))
 	}
 	if raw["Q"] != nil {
 		q, n, msg := decodeMatrix(raw["Q"])

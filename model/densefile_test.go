@@ -157,7 +157,7 @@ func TestReadDense(t *testing.T) {
 		want string
 	}{
 		{[]byte("not a zip"), "d.npz: not an .npz archive"},
-		{npzOf(t, zip.Store, "h.npy", npy("<f8", false, "(3,)", h)), "missing array J or Q"},
+		{npzOf(t, zip.Store, "h.npy", npy("<f8", false, "(3,)", h)), "missing array J or Q: the archive holds h.npy (expected J.npy (N x N) and h.npy (N), or Q.npy (N x N))"},
 		{npzOf(t, zip.Store, "J.npy", j(sym), "Q.npy", j(sym)), "arrays J and Q both given"},
 		{npzOf(t, zip.Store, "Q.npy", j(sym), "h.npy", npy("<f8", false, "(3,)", h)), "arrays Q and h both given"},
 		{npzOf(t, zip.Store, "J.npy", j([]float64{0, 1, 0, 2, 0, 0, 0, 0, 0})), "array J: J_0,1 = 1 but J_1,0 = 2 (expected a symmetric matrix"},

@@ -95,6 +95,14 @@ func TestParseText(t *testing.T) {
 		{"# c\n0 1 1\n1 2 1\n\n2 1 3\n", "f.txt:5: pair 1-2 given twice (first on line 3)"},
 		{"0 0 1\n0 0 2\n", "f.txt:2: field on 0 given twice (first on line 1)"},
 		{"0 1\n", "f.txt:1: 2 fields (expected \"i j value\")"},
+		// A comment after the values (issue 31): said so, not "5 fields".
+		{"3\n\n0 1 -1.0 # strong\n", "f.txt:3: comment \"# strong\" after the values (expected comments on their own line, starting with '#')"},
+		{"0 1 1 #\n", "f.txt:1: comment \"#\" after the values"},
+		{"0 1 1 #strong\n", "f.txt:1: comment \"#strong\" after the values"},
+		{"3 # spins\n", "f.txt:1: comment \"# spins\" after the values"},
+		{"0 1 1 % strong\n", "f.txt:1: comment \"% strong\" after the values (expected comments on their own line, starting with '#')"},
+		{"0 1 1 // strong\n", "f.txt:1: comment \"// strong\" after the values"},
+		{"0 1 1 # " + strings.Repeat("é", 50) + "\n", "f.txt:1: comment \"# " + strings.Repeat("é", 35) + "...\" after the values"},
 		{"0 1 1\n5\n", "f.txt:2: 1 fields"},
 		{"0\n", "f.txt:1: variable count 0"},
 		{"1000000000000\n", "f.txt:1: variable count 1000000000000 too large"},
@@ -142,6 +150,10 @@ func TestParseQUBO(t *testing.T) {
 		{"p qubo 0 3 2 0\n1 1 1\n1 1 1\n", "q.qubo:3: diagonal 1 given twice (first on line 2)"},
 		{hdr + "0 0 inf\n", "q.qubo:2: value \"inf\" is not finite"},
 		{hdr + "0 0 1 2\n", "q.qubo:2: 4 fields"},
+		// A comment after the values (issue 31), in this format's syntax or another's.
+		{hdr + "0 0 1 c diagonal\n", "q.qubo:2: comment \"c diagonal\" after the values (expected comments on their own line, starting with 'c')"},
+		{hdr + "0 0 1 # diagonal\n", "q.qubo:2: comment \"# diagonal\" after the values (expected comments on their own line, starting with 'c')"},
+		{"p qubo 0 3 1 2 c header\n", "q.qubo:1: comment \"c header\" after the values"},
 	} {
 		_, err := ParseQUBO("q.qubo", strings.NewReader(tc.in))
 		wantInputError(t, err, tc.want)
@@ -155,6 +167,40 @@ func TestParseQUBO(t *testing.T) {
 	if _, err = ParseQUBO("q.qubo", strings.NewReader("p qubo 0 3 2 1\n0 0 6e14\n1 1 -3e14\n0 1 1e14\n")); err != nil {
 		t.Errorf("terms summing to MaxEnergy: %v", err)
 	}
+}
+
+// TestByteOrderMark (issue 31): a UTF-8 byte-order mark at the start of a
+// .txt or .qubo file, as Windows editors write it, is skipped: the file
+// loads as it does without one, even when a comment line follows it.
+// Anywhere else it is still refused.
+func TestByteOrderMark(t *testing.T) {
+	dir := t.TempDir()
+	const bom = "\ufeff"
+	for _, tc := range []struct{ name, text string }{
+		{"count.txt", "3\n0 1 -1.0\n1 1 0.5\n"},
+		{"comment.txt", "# a comment\n0 1 -1.0\n1 1 0.5\n"},
+		{"pair.txt", "0 1 -1.0\n1 1 0.5\n"},
+		{"plain.qubo", "p qubo 0 3 1 1\n0 0 1\n0 2 -2\n"},
+		{"comment.qubo", "c offset 2\np qubo 0 3 1 1\n0 0 1\n0 2 -2\n"},
+	} {
+		plain, with := filepath.Join(dir, "plain-"+tc.name), filepath.Join(dir, "bom-"+tc.name)
+		os.WriteFile(plain, []byte(tc.text), 0o644)
+		os.WriteFile(with, []byte(bom+tc.text), 0o644)
+		a, err := Load(plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Load(with)
+		if err != nil {
+			t.Errorf("%s with a byte-order mark: %v", tc.name, err)
+			continue
+		}
+		if !sameModel(a, b) || a.Sparse().Offset != b.Sparse().Offset {
+			t.Errorf("%s: the byte-order mark changed the model", tc.name)
+		}
+	}
+	_, err := ParseText("f.txt", strings.NewReader("3\n"+bom+"0 1 1\n"))
+	wantInputError(t, err, "f.txt:2: bad index")
 }
 
 // npzOf builds an archive from named raw .npy entries.
@@ -259,9 +305,20 @@ func TestReadNPZ(t *testing.T) {
 		{with("W", []byte("PK")), "array W: not an .npy file"},
 		{with("W", npy("<f8", false, "(100000000, 100000000)", nil)), "array W: shape [100000000 100000000] too large"},
 		{with("W", npy("<f8", false, "(2 3)", w)), "array W: bad header"},
-		{with("b", npy("<f8", false, "(2,)", []float64{math.NaN(), 1})), "array b: element 0 is NaN (expected finite numbers)"},
-		{with("c", npy("<f4", false, "(3,)", []float64{1, 3e38, 1})), "array c: element 1: value 3.0000000054977558e+38 too large (expected |value| <= 1e+15"},
-		{with("b", npy("<f8", false, "(2,)", []float64{1, 1e15})), "array b: element 1: value 1e+15 brings the sum of |values| to 1e+15 (expected at most 1e+15"},
+		{with("b", npy("<f8", false, "(2,)", []float64{math.NaN(), 1})), "r.npz: array b of shape (2,): b[0] is NaN (expected finite numbers)"},
+		{with("c", npy("<f4", false, "(3,)", []float64{1, 3e38, 1})), "array c of shape (3,): c[1]: value 3.0000000054977558e+38 too large (expected |value| <= 1e+15"},
+		{with("b", npy("<f8", false, "(2,)", []float64{1, 1e15})), "array b of shape (2,): b[1]: value 1e+15 brings the sum of |values| to 1e+15 (expected at most 1e+15"},
+		// Issue 31: a bad value of W is named by (row, column), not its flat
+		// position, in C and in Fortran order.
+		{with("W", npy("<f8", false, "(2, 3)", []float64{1, 2, 3, 4, math.NaN(), 6})), "r.npz: array W of shape (2, 3): W[1, 1] is NaN (expected finite numbers)"},
+		{with("W", npy("<f8", false, "(2, 3)", []float64{1, 2, 3, math.Inf(-1), 5, 6})), "array W of shape (2, 3): W[1, 0] is -Inf (expected finite numbers)"},
+		{with("W", npy("<f8", true, "(2, 3)", []float64{1, 4, 2, 5, 3, math.Inf(1)})), "array W of shape (2, 3): W[1, 2] is +Inf (expected finite numbers)"},
+		{with("W", npy("<f4", true, "(2, 3)", []float64{1, 4, 3e38, 5, 3, 6})), "array W of shape (2, 3): W[0, 1]: value 3.0000000054977558e+38 too large"},
+		// Issue 31: a missing array lists what the archive holds.
+		{with("W", nil), "r.npz: missing array W: the archive holds b.npy, c.npy (expected W.npy (V x H), b.npy (V) and c.npy (H))"},
+		{npzOf(t, zip.Store, "weights.npy", good("W"), "c.npy", good("c"), "b.npy", good("b"), "meta", []byte("x")), "missing array W: the archive holds b.npy, c.npy, meta, weights.npy (expected"},
+		{npzOf(t, zip.Store, "a b.npy", good("W"), "x\n.npy", good("W")), "missing array W: the archive holds \"a b.npy\", \"x\\n.npy\" (expected"},
+		{npzOf(t, zip.Store), "r.npz: missing array W: the archive is empty (expected"},
 		{npzOf(t, zip.Store, "W.npy", good("W"), "W.npy", good("W"), "b.npy", good("b"), "c.npy", good("c")), "array W given twice"},
 	} {
 		_, err := ReadNPZ("r.npz", tc.data)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -27,6 +28,39 @@ func (a *npyArray) shapeString() string {
 		return "(" + s[0] + ",)"
 	}
 	return "(" + strings.Join(s, ", ") + ")"
+}
+
+// index is the position of the i-th value (C order) in a's shape, as
+// NumPy writes it: "[2, 0]" for a matrix, "[5]" for a vector.
+func (a *npyArray) index(i int) string {
+	idx := make([]string, len(a.shape))
+	for d := len(a.shape) - 1; d >= 0; d-- {
+		if a.shape[d] > 0 {
+			idx[d] = strconv.Itoa(i % a.shape[d])
+			i /= a.shape[d]
+		}
+	}
+	return "[" + strings.Join(idx, ", ") + "]"
+}
+
+// holds says which entries an archive has, sorted, for an error about one
+// it lacks: "the archive holds a.npy, x.npy" (at most 20 named).
+func holds(files []*zip.File) string {
+	if len(files) == 0 {
+		return "the archive is empty"
+	}
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.Name
+		if f.Name == "" || strings.ContainsFunc(f.Name, func(r rune) bool { return r <= ' ' || r == ',' || r == '"' || !strconv.IsPrint(r) }) {
+			names[i] = strconv.Quote(f.Name)
+		}
+	}
+	slices.Sort(names)
+	if len(names) > 20 {
+		return fmt.Sprintf("the archive holds %s and %d more", strings.Join(names[:20], ", "), len(names)-20)
+	}
+	return "the archive holds " + strings.Join(names, ", ")
 }
 
 // ReadNPZ decodes an RBM from an .npz archive (a zip, stored or deflated, of
@@ -71,7 +105,7 @@ func ReadNPZ(name string, data []byte) (*Model, error) {
 	}
 	for _, k := range []string{"W", "b", "c"} {
 		if arrays[k] == nil {
-			return nil, inputErr(name, 0, "missing array %s (expected W.npy (V x H), b.npy (V) and c.npy (H))", k)
+			return nil, inputErr(name, 0, "missing array %s: %s (expected W.npy (V x H), b.npy (V) and c.npy (H))", k, holds(zr.File))
 		}
 	}
 	w, b, c := arrays["W"], arrays["b"], arrays["c"]
@@ -94,7 +128,7 @@ func ReadNPZ(name string, data []byte) (*Model, error) {
 	}{{"W", w}, {"b", b}, {"c", c}} {
 		for i, x := range a.a.vals {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, inputErr(name, 0, "array %s: element %d is %v (expected finite numbers)", a.k, i, x)
+				return nil, inputErr(name, 0, "array %s of shape %s: %s%s is %v (expected finite numbers)", a.k, a.a.shapeString(), a.k, a.a.index(i), x)
 			}
 		}
 	}
@@ -105,7 +139,7 @@ func ReadNPZ(name string, data []byte) (*Model, error) {
 	}{{"W", w}, {"b", b}, {"c", c}} {
 		for i, x := range a.a.vals {
 			if msg := size.add("value", "", x); msg != "" {
-				return nil, inputErr(name, 0, "array %s: element %d: %s", a.k, i, msg)
+				return nil, inputErr(name, 0, "array %s of shape %s: %s%s: %s", a.k, a.a.shapeString(), a.k, a.a.index(i), msg)
 			}
 		}
 	}

@@ -11,7 +11,9 @@ import (
 // and ignored; qbsolv writes 0), then exactly nDiagonals lines "i i Q_ii"
 // followed by exactly nElements lines "i j Q_ij" with i < j. maxDiagonals is
 // the number of variables. The model is KindQUBO with its source terms kept
-// in Model.QUBO (off-diagonal terms in file order).
+// in Model.QUBO (off-diagonal terms in file order). As in ParseText, a
+// leading UTF-8 byte-order mark is skipped and a comment after the values
+// of a line is an error.
 func ParseQUBO(name string, r io.Reader) (*Model, error) {
 	lr := newLineReader(name, r)
 	const want = "\"p qubo 0 maxDiagonals nDiagonals nElements\""

@@ -16,15 +16,75 @@ import (
 // package that embeds the trained weights; while nil, "paper-rbm" is an error.
 var PaperRBM func() (*Model, error)
 
-// Specs lists the accepted --model forms, for help texts and error messages.
-const Specs = "ferro2d:L=60, frustrated2d:L=60[,seed=S], spinglass3d:L=9[,seed=S], " +
-	"chimera:M=4,N=4,T=4[,seed=S][,J=pm1][,h=pm1], rbm:PATH.npz, " +
-	"rbm-random:V=784,H=500[,seed=S][,scale=0.1], sk:N=1000[,seed=S][,J=gauss|pm1], paper-rbm, " +
-	"PATH.txt, PATH.qubo, PATH.npz, PATH.npy"
+// SpecForm is one form of --model spec.
+type SpecForm struct {
+	Form string // as written, optional keys in brackets: "sk:N=1000[,seed=S][,J=gauss|pm1]"
+	What string // what it names, in a few words
+}
+
+// SpecForms are the --model forms Load accepts, in the order help texts
+// list them: the one list that help, the error for an unknown spec and the
+// README follow (TestSpecForms loads each form and checks that every
+// generator and file extension Load knows is listed).
+var SpecForms = []SpecForm{
+	{"ferro2d:L=60", "L x L ferromagnet on a torus"},
+	{"frustrated2d:L=60[,seed=S]", "L x L torus, J and h uniform on {-1,+1}"},
+	{"spinglass3d:L=9[,seed=S]", "L^3 torus, J uniform on {-1,+1}"},
+	{"chimera:M=4,N=4,T=4[,seed=S][,J=pm1][,h=pm1]", "D-Wave chimera graph C(M,N,T), J uniform on [-1,1]"},
+	{"sk:N=1000[,seed=S][,J=gauss|pm1]", "Sherrington-Kirkpatrick glass, J = z/sqrt(N) on every pair (dense)"},
+	{"rbm:PATH.npz", "RBM: arrays W (V x H), b (V), c (H)"},
+	{"rbm-random:V=784,H=500[,seed=S][,scale=0.1]", "RBM with N(0, scale^2) weights"},
+	{"paper-rbm", "the bundled 784 x 500 RBM"},
+	{"PATH.txt", "native Ising text format"},
+	{"PATH.qubo", "QUBO, qbsolv format"},
+	{"PATH.npz", "RBM (W, b, c), or dense Ising (J, optional h) or QUBO (Q)"},
+	{"PATH.npy", "dense Ising coupling matrix J (N x N)"},
+}
+
+// Specs lists the accepted --model forms in one line, for error messages.
+var Specs = func() string {
+	forms := make([]string, len(SpecForms))
+	for i, f := range SpecForms {
+		forms[i] = f.Form
+	}
+	return strings.Join(forms, ", ")
+}()
+
+// fileFormats are the model files Load reads, by extension (any case).
+var fileFormats = []struct {
+	ext  string
+	read func(name string, data []byte) (*Model, error)
+}{
+	{".txt", textReader(ParseText)},
+	{".qubo", textReader(ParseQUBO)},
+	{".npz", func(name string, data []byte) (*Model, error) {
+		if HasDenseArrays(data) {
+			return ReadDenseNPZ(name, data)
+		}
+		return ReadNPZ(name, data)
+	}},
+	{".npy", ReadDenseNPY},
+}
+
+// File is the file a --model spec reads ("rbm:PATH", or a name with the
+// extension of a model file), or "" for a generated model.
+func File(spec string) string {
+	if p, ok := strings.CutPrefix(spec, "rbm:"); ok {
+		return p
+	}
+	ext := strings.ToLower(filepath.Ext(spec))
+	for _, f := range fileFormats {
+		if f.ext == ext {
+			return spec
+		}
+	}
+	return ""
+}
 
 // Load builds the model a --model spec names (SPEC section 2). Generator
 // keys default to seed=1 and scale=0.1; every other key is required. Files
-// are read by extension: .txt (native Ising), .qubo (qbsolv), .npz (RBM).
+// are read by extension: .txt (native Ising), .qubo (qbsolv), .npz (RBM, or
+// a dense model's J and h or Q), .npy (a dense J). SpecForms lists them all.
 // Every problem is an *InputError: File is "--model" for spec problems and
 // the path for file problems. Model.Spec is spec.
 func Load(spec string) (*Model, error) {
@@ -66,20 +126,11 @@ func load(spec string) (*Model, error) {
 		}
 		return m, err
 	}
-	switch strings.ToLower(filepath.Ext(spec)) {
-	case ".txt":
-		return loadFile(spec, textReader(ParseText))
-	case ".qubo":
-		return loadFile(spec, textReader(ParseQUBO))
-	case ".npz":
-		return loadFile(spec, func(name string, data []byte) (*Model, error) {
-			if HasDenseArrays(data) {
-				return ReadDenseNPZ(name, data)
-			}
-			return ReadNPZ(name, data)
-		})
-	case ".npy":
-		return loadFile(spec, ReadDenseNPY)
+	ext := strings.ToLower(filepath.Ext(spec))
+	for _, f := range fileFormats {
+		if f.ext == ext {
+			return loadFile(spec, f.read)
+		}
 	}
 	return nil, specErr("unknown model %q (expected one of %s)", spec, Specs)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -119,5 +120,88 @@ func TestLoadFiles(t *testing.T) {
 	wantInputError(t, err, bad+":2: pair 0-1 given twice (first on line 1)")
 	if !strings.HasPrefix(err.Error(), bad) {
 		t.Errorf("error does not start with the path: %v", err)
+	}
+}
+
+// TestSpecForms (issue 31): SpecForms, which help and the error for an
+// unknown spec list, names every generator and file format Load knows,
+// and Load accepts each form as written (optional keys left out; a file
+// form is read, and only fails for want of the file).
+func TestSpecForms(t *testing.T) {
+	listed := map[string]bool{}
+	for _, f := range SpecForms {
+		name, _, _ := strings.Cut(f.Form, ":")
+		if p, ok := strings.CutPrefix(f.Form, "PATH"); ok {
+			name = p
+		}
+		listed[name] = true
+		if !strings.Contains(Specs, f.Form) {
+			t.Errorf("Specs lacks %s", f.Form)
+		}
+		spec := regexp.MustCompile(`\[[^]]*\]`).ReplaceAllString(f.Form, "")
+		spec = strings.ReplaceAll(spec, "PATH", filepath.Join(t.TempDir(), "none"))
+		_, err := Load(spec)
+		switch {
+		case strings.Contains(f.Form, "PATH"):
+			wantInputError(t, err, "none"+filepath.Ext(spec)+": cannot read: no such file")
+		case name == "paper-rbm" && PaperRBM == nil:
+			wantInputError(t, err, "paper-rbm: the bundled RBM is not available")
+		case err != nil:
+			t.Errorf("%s (as %s): %v", f.Form, spec, err)
+		}
+	}
+	for name := range generatorKeys {
+		if !listed[name] {
+			t.Errorf("generator %s is not in SpecForms", name)
+		}
+	}
+	for _, f := range fileFormats {
+		if !listed[f.ext] {
+			t.Errorf("file format PATH%s is not in SpecForms", f.ext)
+		}
+	}
+	for _, name := range []string{"rbm", "paper-rbm"} {
+		if !listed[name] {
+			t.Errorf("%s is not in SpecForms", name)
+		}
+	}
+	if len(listed) != len(SpecForms) {
+		t.Errorf("SpecForms lists a form twice")
+	}
+}
+
+// TestREADMEListsSpecForms (issue 31): the README's list of models names
+// every form of SpecForms (files as FILE.EXT).
+func TestREADMEListsSpecForms(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, list, ok := strings.Cut(string(b), "Models (`--model`")
+	list, _, ok2 := strings.Cut(list, "Temperatures:")
+	if !ok || !ok2 {
+		t.Fatal("README has no Models (`--model` ... Temperatures: paragraph")
+	}
+	for _, f := range SpecForms {
+		want := "`" + strings.Replace(f.Form, "PATH", "FILE", 1)
+		if name, _, ok := strings.Cut(f.Form, ":"); ok && !strings.HasPrefix(f.Form, "rbm:") {
+			want = "`" + name + ":" // generators: keys as the README writes them
+		}
+		if !strings.Contains(list, want) {
+			t.Errorf("README's models do not name %s (want %q)", f.Form, want)
+		}
+	}
+}
+
+// TestFile: the file a spec reads, for every file form, and none for a
+// generator.
+func TestFile(t *testing.T) {
+	for spec, want := range map[string]string{
+		"a.txt": "a.txt", "d/b.QUBO": "d/b.QUBO", "r.npz": "r.npz", "j.npy": "j.npy", "rbm:w.npz": "w.npz",
+		"ferro2d:L=4": "", "sk:N=10": "", "paper-rbm": "", "x.csv": "",
+	} {
+		if got := File(spec); got != want {
+			t.Errorf("File(%q) = %q, want %q", spec, got, want)
+		}
 	}
 }

@@ -26,11 +26,18 @@ func newLineReader(name string, r io.Reader) *lineReader {
 }
 
 // next returns the next line's fields, skipping blank lines and lines whose
-// first field starts with comment. ok is false at the end of the file.
+// first field starts with comment. ok is false at the end of the file. A
+// UTF-8 byte-order mark at the start of the file (which some editors
+// write) is skipped. A comment after the values on a line is an error
+// that says so: comments stand on their own line.
 func (lr *lineReader) next(comment string) (fields []string, ok bool, err error) {
 	for lr.sc.Scan() {
 		lr.line++
-		f := strings.Fields(lr.sc.Text())
+		text := lr.sc.Text()
+		if lr.line == 1 {
+			text = strings.TrimPrefix(text, "\ufeff")
+		}
+		f := strings.Fields(text)
 		if len(f) > 0 && strings.HasPrefix(f[0], comment) && lr.onComment != nil {
 			if err := lr.onComment(f); err != nil {
 				return nil, false, err
@@ -38,6 +45,13 @@ func (lr *lineReader) next(comment string) (fields []string, ok bool, err error)
 		}
 		if len(f) == 0 || strings.HasPrefix(f[0], comment) {
 			continue
+		}
+		if k := trailingComment(f[1:], comment); k >= 0 {
+			c := strings.Join(f[1+k:], " ")
+			if r := []rune(c); len(r) > 40 {
+				c = string(r[:37]) + "..."
+			}
+			return nil, false, inputErr(lr.name, lr.line, "comment %s after the values (expected comments on their own line, starting with '%s')", strconv.Quote(c), comment)
 		}
 		return f, true, nil
 	}
@@ -48,6 +62,21 @@ func (lr *lineReader) next(comment string) (fields []string, ok bool, err error)
 		return nil, false, inputErr(lr.name, lr.line+1, "read failed: %v (expected a readable file)", err)
 	}
 	return nil, false, nil
+}
+
+// trailingComment is the index of the first of fields that starts a
+// comment, or -1: a field starting with the format's comment marker, or
+// with one of another common syntax ('#', '%', '//'). No value or header
+// field of the text formats starts with any of them.
+func trailingComment(fields []string, comment string) int {
+	for k, f := range fields {
+		for _, c := range []string{comment, "#", "%", "//"} {
+			if strings.HasPrefix(f, c) {
+				return k
+			}
+		}
+	}
+	return -1
 }
 
 // parseIndex parses a 0-based index below limit (0 < limit <= MaxVariables).
@@ -108,7 +137,8 @@ func pairKey(i, j int32) uint64 {
 // ParseText reads the native Ising text format (SPEC section 2): '#'
 // comments, an optional count line M, then lines "i j J" (i != j, energy
 // -J s_i s_j) and "i i h" (energy -h s_i). Without the count line M is the
-// largest index plus one. Blank lines are allowed. Every problem is an
+// largest index plus one. Blank lines and a leading UTF-8 byte-order mark
+// are allowed; a comment after the values of a line is not. Every problem is an
 // *InputError naming name and the line.
 func ParseText(name string, r io.Reader) (*Model, error) {
 	lr := newLineReader(name, r)

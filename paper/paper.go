@@ -117,8 +117,12 @@ func Run(cfg Config, log io.Writer) error {
 	if !cfg.TablesOnly {
 		sv := Saved{Scale: cfg.Scale, Only: cfg.Only, Trials: cfg.Trials, Seed: cfg.Seed}
 		if old, err := ReadSaved(cfg.Out); err == nil && old != sv {
+			abs, err := filepath.Abs(cfg.Out) // the hint works from any directory
+			if err != nil {
+				abs = cfg.Out
+			}
 			return &sampler.UsageError{Msg: fmt.Sprintf("%s holds a paper run with other settings (%+v, this run %+v); choose another --out, delete it, or continue it with --resume %s",
-				cfg.Out, old, sv, cfg.Out)}
+				cfg.Out, old, sv, abs)}
 		}
 		if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 			return err

@@ -45,3 +45,24 @@ func TestScaledRun(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestOtherSettingsRefused: a run into a folder holding a paper run of
+// other settings is refused before it starts, with the --resume that
+// continues that run, its folder absolute (issue 31) even when --out was
+// given relative.
+func TestOtherSettingsRefused(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.MkdirAll("runA", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join("runA", stateFile), []byte(`{"scale": 0.5, "trials": 3, "seed": 1}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := Run(Config{Out: "runA", Scale: 0.01, Trials: 2, Seed: 1}, os.Stderr)
+	want := "runA holds a paper run with other settings"
+	hint := "or continue it with --resume " + filepath.Join(dir, "runA")
+	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), hint) {
+		t.Fatalf("got %v, want %q ... %q", err, want, hint)
+	}
+}
