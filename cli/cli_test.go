@@ -256,6 +256,88 @@ func TestExactJSON(t *testing.T) {
 	}
 }
 
+// TestExactObservables: exact prints sample's observables (<m>, <|m|>,
+// C, chi and which quantity chi is of) in its text and JSON outputs, the
+// same numbers in both; --marginals adds <s_i> of every spin and
+// [i, j, <s_i s_j>] of every coupled pair in sample's order (an RBM's
+// visible-hidden pairs, a dense model's nonzero ones), and needs --json.
+func TestExactObservables(t *testing.T) {
+	for _, tc := range []struct {
+		spec, of string
+		spins    int
+		pairs    [][2]int // the first pairs expected
+		npairs   int
+	}{
+		{"frustrated2d:L=3,seed=1", "m", 9, nil, 18},
+		{"ferro2d:L=3", "|m|", 9, [][2]int{{0, 1}, {0, 2}, {0, 3}}, 18},
+		{"rbm-random:V=3,H=4,seed=1", "m", 7, [][2]int{{0, 3}, {0, 4}, {0, 5}, {0, 6}, {1, 3}}, 12},
+		{"rbm-random:V=5,H=2,seed=2", "m", 7, [][2]int{{0, 5}, {0, 6}, {1, 5}}, 10},
+		{"sk:N=6,seed=1", "|m|", 6, [][2]int{{0, 1}, {0, 2}}, 15},
+	} {
+		text, _, err := run(t, "exact", "--model", tc.spec, "--beta", "0.7")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _, err := run(t, "exact", "--model", tc.spec, "--beta", "0.7", "--json", "--marginals")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var res struct {
+			Variables        int          `json:"variables"`
+			Magnetization    *float64     `json:"magnetization"`
+			AbsMagnetization *float64     `json:"abs_magnetization"`
+			SpecificHeat     *float64     `json:"specific_heat"`
+			Susceptibility   *float64     `json:"susceptibility"`
+			SusceptibilityOf string       `json:"susceptibility_of"`
+			VisibleMeans     []float64    `json:"visible_means"`
+			Marginals        []float64    `json:"marginals"`
+			Correlations     [][3]float64 `json:"correlations"`
+		}
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatal(err)
+		}
+		if res.Magnetization == nil || res.AbsMagnetization == nil || res.SpecificHeat == nil || res.Susceptibility == nil {
+			t.Fatalf("%s: exact --json lacks an observable:\n%s", tc.spec, out)
+		}
+		if res.SusceptibilityOf != tc.of {
+			t.Errorf("%s: susceptibility_of %q, want %q", tc.spec, res.SusceptibilityOf, tc.of)
+		}
+		for _, line := range []string{
+			fmt.Sprintf("mean m      %.17g", *res.Magnetization),
+			fmt.Sprintf("mean |m|    %.17g", *res.AbsMagnetization),
+			fmt.Sprintf("C           %.17g", *res.SpecificHeat),
+			fmt.Sprintf("%-11s %.17g", "chi of "+tc.of, *res.Susceptibility),
+		} {
+			if !strings.Contains(text, line+"\n") {
+				t.Errorf("%s: the text output lacks %q:\n%s", tc.spec, line, text)
+			}
+		}
+		if len(res.Marginals) != tc.spins || len(res.Correlations) != tc.npairs {
+			t.Fatalf("%s: %d marginals and %d correlations, want %d and %d", tc.spec, len(res.Marginals), len(res.Correlations), tc.spins, tc.npairs)
+		}
+		for k, p := range tc.pairs {
+			if c := res.Correlations[k]; c[0] != float64(p[0]) || c[1] != float64(p[1]) || math.Abs(c[2]) > 1 {
+				t.Errorf("%s: correlation %d is %v, want the pair %v", tc.spec, k, c, p)
+			}
+		}
+		for i, v := range res.VisibleMeans { // P(v_i = 1) and <s_i> = 2 P - 1
+			if math.Abs(res.Marginals[i]-(2*v-1)) > 1e-12 {
+				t.Errorf("%s: <s_%d> = %v, visible mean %v", tc.spec, i, res.Marginals[i], v)
+			}
+		}
+		plain, _, err := run(t, "exact", "--model", tc.spec, "--beta", "0.7", "--json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(plain, "marginals") || strings.Contains(plain, "correlations") {
+			t.Errorf("%s: exact --json without --marginals prints them", tc.spec)
+		}
+	}
+	if _, _, err := run(t, "exact", "--model", "ferro2d:L=3", "--beta", "1", "--marginals"); ExitCode(err) != 2 || !strings.Contains(fmt.Sprint(err), "--json") {
+		t.Errorf("--marginals without --json: %v (want a usage error naming --json)", err)
+	}
+}
+
 func TestGenRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	f := filepath.Join(dir, "m.txt")

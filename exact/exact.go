@@ -50,6 +50,23 @@ type Result struct {
 	EnergyDistribution [][2]float64 `json:"energy_distribution"`
 	// VisibleMeans are the marginal means of the visible bits (RBMs only).
 	VisibleMeans []float64 `json:"visible_means,omitempty"`
+	// The observables sample reports (see observables.go), with N =
+	// Variables spins of the Ising form and M = sum_i s_i.
+	Magnetization    float64 `json:"magnetization"`     // <m>, m = M/N
+	AbsMagnetization float64 `json:"abs_magnetization"` // <|m|>
+	SpecificHeat     float64 `json:"specific_heat"`     // beta^2 Var(E) / N
+	Susceptibility   float64 `json:"susceptibility"`    // beta N Var(m or |m|)
+	// SusceptibilityOf is "|m|" when every field of the Ising form is
+	// zero, else "m" (as in sample's summary.json).
+	SusceptibilityOf string `json:"susceptibility_of"`
+	// Marginals are <s_i> of the N spins and Correlations [i, j, <s_i
+	// s_j>] of the pairs of model.Model.Pairs, in that order (sample
+	// --marginals's correlations.npy without the error column); only
+	// with Options.Marginals.
+	Marginals    []float64    `json:"marginals,omitempty"`
+	Correlations [][3]float64 `json:"correlations,omitempty"`
+
+	mag magMoments // the moments of M, for setObservables
 }
 
 func checkBeta(beta float64) error {
@@ -136,6 +153,20 @@ func Enumerate(m *model.Model, beta float64) (*Result, error) {
 	return EnumerateContext(context.Background(), m, beta)
 }
 
+// Options are an enumeration's choices beyond the model and beta; the
+// zero value computes everything but the marginals, silently.
+type Options struct {
+	// Marginals adds Result.Marginals and Result.Correlations. An Ising
+	// or QUBO model takes one more pass for them, of O(1 + degree) per
+	// state; an RBM O(larger layer) more per state, in its one pass.
+	Marginals bool
+	// Progress, if not nil, is called every Interval (from another
+	// goroutine) with the states visited so far, over all passes (see
+	// PassStates), and the time since the enumeration started.
+	Progress func(visited int64, elapsed time.Duration)
+	Interval time.Duration
+}
+
 // control is what the caller of an enumeration shares with its workers:
 // the flag that abandons it and the states visited so far (counted at
 // every stop check), for progress.
@@ -154,8 +185,9 @@ func (c *control) check(n int64) bool {
 // PassStates is the number of states one pass of m's enumeration visits:
 // 2^M for Ising and QUBO models, 2^min(V, H) for RBMs (the other layer
 // summed out). An Ising enumeration makes a second, per-state pass when
-// its energy levels are too many to keep; an RBM with V + H <= 24 also
-// enumerates its Ising form for the energy distribution.
+// its energy levels are too many to keep or the marginals are asked for;
+// an RBM with V + H <= 24 also enumerates its Ising form for the energy
+// distribution.
 func PassStates(m *model.Model) float64 {
 	if m.RBM != nil {
 		return math.Exp2(float64(min(m.RBM.V, m.RBM.H)))
@@ -170,13 +202,19 @@ const stopCheck = 1<<16 - 1
 // EnumerateContext is Enumerate, abandoned (with ctx's error) soon after
 // ctx is done: a 30-variable model stops within milliseconds.
 func EnumerateContext(ctx context.Context, m *model.Model, beta float64) (*Result, error) {
-	return EnumerateProgress(ctx, m, beta, 0, nil)
+	return EnumerateOptions(ctx, m, beta, Options{})
 }
 
 // EnumerateProgress is EnumerateContext that calls progress every
 // interval (from another goroutine) with the states visited so far, over
 // all passes (see PassStates), and the time since it started.
 func EnumerateProgress(ctx context.Context, m *model.Model, beta float64, interval time.Duration, progress func(visited int64, elapsed time.Duration)) (*Result, error) {
+	return EnumerateOptions(ctx, m, beta, Options{Progress: progress, Interval: interval})
+}
+
+// EnumerateOptions is EnumerateContext with the choices of opt.
+func EnumerateOptions(ctx context.Context, m *model.Model, beta float64, opt Options) (*Result, error) {
+	progress, interval := opt.Progress, opt.Interval
 	var stop control
 	defer context.AfterFunc(ctx, func() { stop.halt.Store(true) })()
 	if progress != nil && interval > 0 {
@@ -198,14 +236,14 @@ func EnumerateProgress(ctx context.Context, m *model.Model, beta float64, interv
 		}()
 		defer func() { close(quit); wg.Wait() }()
 	}
-	res, err := enumerate(m, beta, &stop)
+	res, err := enumerate(m, beta, opt.Marginals, &stop)
 	if stop.halt.Load() { // an abandoned enumeration's sums mean nothing
 		return nil, ctx.Err()
 	}
 	return res, err
 }
 
-func enumerate(m *model.Model, beta float64, stop *control) (*Result, error) {
+func enumerate(m *model.Model, beta float64, marginals bool, stop *control) (*Result, error) {
 	if m == nil || (m.Ising == nil && m.Dense == nil && m.RBM == nil) {
 		return nil, errors.New("exact: empty model")
 	}
@@ -217,29 +255,45 @@ func enumerate(m *model.Model, beta float64, stop *control) (*Result, error) {
 		if min(r.V, r.H) > MaxEnumerate {
 			return nil, fmt.Errorf("RBM is %d x %d (expected the smaller layer to have at most %d units for exact enumeration)", r.V, r.H, MaxEnumerate)
 		}
-		res := enumerateRBM(r, beta, stop)
+		res := enumerateRBM(r, beta, marginals, stop)
 		if r.V+r.H <= MaxProbs {
-			full := enumerateIsing(m.Sparse(), beta, stop)
+			full := enumerateIsing(m.Sparse(), beta, nil, stop)
 			res.EnergyDistribution = full.EnergyDistribution
 		}
+		res.setObservables(res.mag, m.ZeroField())
 		return checkFinite(res)
 	}
 	if n := m.Variables(); n > MaxEnumerate {
 		return nil, fmt.Errorf("model has %d variables (expected at most %d for exact enumeration)", n, MaxEnumerate)
 	}
-	return checkFinite(enumerateIsing(m.Sparse(), beta, stop))
+	var pairs *pairList
+	if marginals {
+		pi, pj := m.Pairs()
+		pairs = newPairList(m.Variables(), pi, pj)
+	}
+	res := enumerateIsing(m.Sparse(), beta, pairs, stop)
+	res.setObservables(res.mag, m.ZeroField())
+	return checkFinite(res)
 }
 
 // checkFinite refuses a result that float64 cannot hold: ln Z is beta
 // times an energy plus a logarithm, and overflows once beta |E| does
 // (beta 1e300 on energies of 1e9), whatever the summation.
 func checkFinite(res *Result) (*Result, error) {
-	bad := !finite(res.LnZ) || !finite(res.EnergyMean) || !finite(res.EnergyVar)
+	bad := !finite(res.LnZ) || !finite(res.EnergyMean) || !finite(res.EnergyVar) || !finite(res.SpecificHeat)
 	for _, d := range res.EnergyDistribution {
 		bad = bad || !finite(d[0]) || !finite(d[1])
 	}
 	for _, v := range res.VisibleMeans {
 		bad = bad || !finite(v)
+	}
+	// The magnetization's moments are bounded, but an RBM's come from
+	// weights that NaN would spoil as it would the energy's.
+	for _, v := range append([]float64{res.Magnetization, res.AbsMagnetization, res.Susceptibility}, res.Marginals...) {
+		bad = bad || !finite(v)
+	}
+	for _, c := range res.Correlations {
+		bad = bad || !finite(c[2])
 	}
 	if bad {
 		return nil, fmt.Errorf("ln Z or the energy moments at beta = %g overflow float64 (expected beta times the largest |energy| well below %g: use a smaller beta)",
@@ -281,10 +335,12 @@ func parallel(chunks int, f func(c int)) {
 	wg.Wait()
 }
 
-// level is one entry of a density of states: energy E occurs n times.
+// level is one entry of a density of states: energy E occurs n times,
+// up[u] of them with u spins up.
 type level struct {
-	e float64
-	n float64
+	e  float64
+	n  float64
+	up []float64
 }
 
 // isingChunk is what one chunk of the first pass finds.
@@ -296,8 +352,9 @@ type isingChunk struct {
 // enumerateIsing does one pass that records the extreme energies and, when
 // there are few distinct energies (integer couplings, most models), the
 // density of states, from which everything follows exactly. Otherwise a
-// second pass sums per-state weights relative to the largest one.
-func enumerateIsing(m *model.Ising, beta float64, stop *control) *Result {
+// second pass sums per-state weights relative to the largest one; it also
+// gives the marginals of pairs (nil: none).
+func enumerateIsing(m *model.Ising, beta float64, pairs *pairList, stop *control) *Result {
 	n := m.N
 	t := splitBits(n, 16)
 	chunks := 1 << t
@@ -317,7 +374,7 @@ func enumerateIsing(m *model.Ising, beta float64, stop *control) *Result {
 	parts := make([]isingChunk, chunks)
 	parallel(chunks, func(c int) {
 		p := isingChunk{emin: math.Inf(1), emax: math.Inf(-1), dos: make(map[int64]level)}
-		grayWalk(m, uint64(c), n-t, stop, func(_ uint64, e float64) {
+		grayWalk(m, uint64(c), n-t, stop, func(idx uint64, e float64) {
 			p.emin = math.Min(p.emin, e)
 			p.emax = math.Max(p.emax, e)
 			if p.dos == nil {
@@ -330,9 +387,10 @@ func enumerateIsing(m *model.Ising, beta float64, stop *control) *Result {
 					p.dos = nil
 					return
 				}
-				l.e = e
+				l.e, l.up = e, make([]float64, n+1)
 			}
 			l.n++
+			l.up[bits.OnesCount64(idx)]++
 			p.dos[key] = l
 		})
 		parts[c] = p
@@ -355,9 +413,12 @@ func enumerateIsing(m *model.Ising, beta float64, stop *control) *Result {
 		for _, k := range keys {
 			l, ok := merged[k]
 			if !ok {
-				l.e = p.dos[k].e
+				l.e, l.up = p.dos[k].e, make([]float64, n+1)
 			}
 			l.n += p.dos[k].n
+			for u, c := range p.dos[k].up {
+				l.up[u] += c
+			}
 			merged[k] = l
 		}
 		if len(merged) > rawCap {
@@ -372,12 +433,14 @@ func enumerateIsing(m *model.Ising, beta float64, stop *control) *Result {
 		}
 		slices.SortFunc(levels, func(a, b level) int { return cmp.Compare(a.e, b.e) })
 		fromLevels(res, levels, beta, quantum)
-		return res
+		if pairs == nil || stop.halt.Load() {
+			return res
+		}
 	}
 	if stop.halt.Load() {
 		return res
 	}
-	perStatePass(res, m, beta, t, emin, emax, stop)
+	perStatePass(res, m, beta, t, emin, emax, merged == nil, pairs, stop)
 	return res
 }
 
@@ -438,6 +501,17 @@ func fromLevels(res *Result, levels []level, beta, quantum float64) {
 	res.LnZ = -beta*e0 + (lmax + math.Log(zs))
 	res.EnergyMean = mu
 	res.EnergyVar = v.Sum()
+	// The weight of u spins up: each level's probability shared among its
+	// states in proportion to their counts (integers, exact).
+	pu := make([]neumaier, len(levels[0].up))
+	for i, l := range levels {
+		for u, c := range l.up {
+			if c > 0 {
+				pu[u].Add(p[i] * (c / l.n))
+			}
+		}
+	}
+	res.mag = upMoments(sums(pu))
 
 	// Group energies equal within the tolerance (the grid and incremental
 	// rounding can split one level into neighbouring keys), but never
@@ -486,16 +560,20 @@ func binned(bins []float64, emin, emax float64) [][2]float64 {
 }
 
 // isingSums are the per-chunk sums of the per-state pass: weights
-// w = exp(-beta (E - ref)) <= 1 and moments of d = E - ref.
+// w = exp(-beta (E - ref)) <= 1, moments of d = E - ref, the weights by
+// energy bin and by number of up spins, and the marginals' sums.
 type isingSums struct {
 	s0, s1, s2 neumaier
-	bins       []neumaier
+	bins, up   []neumaier
+	marg       *lazyMarginals
 }
 
 // perStatePass sums weights state by state; ref is the energy of largest
 // weight (known from the first pass), so no weight exceeds 1 and the moments
-// are taken about a nearby point.
-func perStatePass(res *Result, m *model.Ising, beta float64, t int, emin, emax float64, stop *control) {
+// are taken about a nearby point. It sets res's energy statistics and
+// moments of M if energy (else the first pass has), and the marginals of
+// pairs (nil: none).
+func perStatePass(res *Result, m *model.Ising, beta float64, t int, emin, emax float64, energy bool, pairs *pairList, stop *control) {
 	ref := emin
 	if beta < 0 {
 		ref = emax
@@ -503,19 +581,33 @@ func perStatePass(res *Result, m *model.Ising, beta float64, t int, emin, emax f
 	chunks := 1 << t
 	parts := make([]isingSums, chunks)
 	parallel(chunks, func(c int) {
-		p := isingSums{bins: make([]neumaier, nBins)}
-		grayWalk(m, uint64(c), m.N-t, stop, func(_ uint64, e float64) {
+		p := isingSums{bins: make([]neumaier, nBins), up: make([]neumaier, m.N+1)}
+		prev := uint64(0)
+		grayWalk(m, uint64(c), m.N-t, stop, func(idx uint64, e float64) {
 			d := e - ref
 			w := math.Exp(-beta * d)
 			p.s0.Add(w)
 			p.s1.Add(w * d)
 			p.s2.Add(w * d * d)
 			p.bins[binOf(e, emin, emax)].Add(w)
+			p.up[bits.OnesCount64(idx)].Add(w)
+			if pairs != nil {
+				if p.marg == nil {
+					p.marg = newLazyMarginals(pairs, spinsOf(make([]int8, m.N), idx))
+				} else {
+					p.marg.flip(bits.TrailingZeros64(idx ^ prev))
+				}
+				p.marg.cum.add(w)
+				prev = idx
+			}
 		})
+		if p.marg != nil {
+			p.marg.finish()
+		}
 		parts[c] = p
 	})
 	var s0, s1, s2 neumaier
-	bins := make([]neumaier, nBins)
+	bins, up := make([]neumaier, nBins), make([]neumaier, m.N+1)
 	for _, p := range parts {
 		s0.Add(p.s0.Sum())
 		s1.Add(p.s1.Sum())
@@ -523,8 +615,26 @@ func perStatePass(res *Result, m *model.Ising, beta float64, t int, emin, emax f
 		for k := range bins {
 			bins[k].Add(p.bins[k].Sum())
 		}
+		for u := range up {
+			up[u].Add(p.up[u].Sum())
+		}
 	}
 	z := s0.Sum()
+	if pairs != nil && !stop.halt.Load() {
+		spins, pair := make([]neumaier, m.N), make([]neumaier, len(pairs.pi))
+		for _, p := range parts {
+			for i := range spins {
+				spins[i].Add(p.marg.spin[i].Sum())
+			}
+			for k := range pair {
+				pair[k].Add(p.marg.pair[k].Sum())
+			}
+		}
+		res.setMarginals(spins, pair, pairs.pi, pairs.pj, z)
+	}
+	if !energy {
+		return
+	}
 	md := s1.Sum() / z
 	res.LnZ = -beta*ref + math.Log(z)
 	res.EnergyMean = ref + md
@@ -534,4 +644,14 @@ func perStatePass(res *Result, m *model.Ising, beta float64, t int, emin, emax f
 		pb[k] = bins[k].Sum() / z
 	}
 	res.EnergyDistribution = binned(pb, emin, emax)
+	res.mag = upMoments(sums(up))
+}
+
+// sums are the sums of s.
+func sums(s []neumaier) []float64 {
+	out := make([]float64, len(s))
+	for i := range s {
+		out[i] = s[i].Sum()
+	}
+	return out
 }

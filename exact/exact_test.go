@@ -346,7 +346,8 @@ func TestJSONNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"variables":2,"beta":0,"ln_z":0,"energy_mean":0,"energy_var":0,"energy_distribution":null}`
+	want := `{"variables":2,"beta":0,"ln_z":0,"energy_mean":0,"energy_var":0,"energy_distribution":null,` +
+		`"magnetization":0,"abs_magnetization":0,"specific_heat":0,"susceptibility":0,"susceptibility_of":""}`
 	if string(b) != want {
 		t.Fatalf("JSON %s, want %s", b, want)
 	}

@@ -125,6 +125,19 @@ func (m *Ising) Edges() []Edge {
 	return out
 }
 
+// Pairs are the interacting pairs i < j, row by row: Edges' order, as
+// two index slices.
+func (m *Ising) Pairs() (pi, pj []int32) {
+	for i := 0; i < m.N; i++ {
+		for _, j := range m.Adj[m.Start[i]:m.Start[i+1]] {
+			if int32(i) < j {
+				pi, pj = append(pi, int32(i)), append(pj, j)
+			}
+		}
+	}
+	return pi, pj
+}
+
 // Interactions is the number of couplings (each pair counted once).
 func (m *Ising) Interactions() int { return len(m.Adj) / 2 }
 

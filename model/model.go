@@ -72,6 +72,46 @@ func (m *Model) Fields() []float64 {
 	return nil
 }
 
+// ZeroField reports whether every field h_i of m's Ising form is zero:
+// then E(s) = E(-s), and the susceptibility is that of |m| (see
+// summary/observables.go), in sample and exact alike.
+func (m *Model) ZeroField() bool {
+	for _, x := range m.Fields() {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// Pairs are the interacting pairs i < j of m's Ising form (the
+// correlations --marginals measures, in sample and exact alike): the
+// sparse form's (Ising.Pairs), an RBM's (visible i, hidden V+j) pairs, i
+// major, without building its form, or a dense matrix's nonzero entries,
+// row by row.
+func (m *Model) Pairs() (pi, pj []int32) {
+	if r := m.RBM; r != nil && m.Ising == nil {
+		for i := range r.V {
+			for j := range r.H {
+				pi, pj = append(pi, int32(i)), append(pj, int32(r.V+j))
+			}
+		}
+		return pi, pj
+	}
+	if m.Ising != nil || m.Dense == nil {
+		return m.Ising.Pairs()
+	}
+	d := m.Dense
+	for i := 0; i < d.N; i++ {
+		for j := i + 1; j < d.N; j++ {
+			if d.At(i, j) != 0 {
+				pi, pj = append(pi, int32(i)), append(pj, int32(j))
+			}
+		}
+	}
+	return pi, pj
+}
+
 // Interactions is the number of pairwise couplings.
 func (m *Model) Interactions() int {
 	if m.RBM != nil {

@@ -397,7 +397,7 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 		}
 	}
 	if cfg.Marginals {
-		pi, pj := modelPairs(cfg.Model)
+		pi, pj := cfg.Model.Pairs()
 		t.marg = summary.NewMarginalsAcc(cfg.Model.Variables(), pi, pj, cfg.SavedStates())
 	}
 	prevWall := 0.0
@@ -560,42 +560,11 @@ func (cfg *Config) saveEvery() int { return max(1, cfg.SaveEvery) }
 // burn-in.
 func (cfg *Config) SavedStates() int { return max(0, cfg.Steps-cfg.Burn) / cfg.saveEvery() }
 
-// modelPairs are the interacting pairs i < j of m (the correlations
-// --marginals measures): the sparse form's, an RBM's (visible, hidden)
-// pairs in its order (without building it), or a dense matrix's nonzero
-// entries.
-func modelPairs(m *model.Model) (pi, pj []int32) {
-	if r := m.RBM; r != nil && m.Ising == nil {
-		for i := range r.V {
-			for j := range r.H {
-				pi, pj = append(pi, int32(i)), append(pj, int32(r.V+j))
-			}
-		}
-		return pi, pj
-	}
-	if m.Ising != nil || m.Dense == nil {
-		return summary.Pairs(m.Ising)
-	}
-	d := m.Dense
-	for i := 0; i < d.N; i++ {
-		for j := i + 1; j < d.N; j++ {
-			if d.At(i, j) != 0 {
-				pi, pj = append(pi, int32(i)), append(pj, int32(j))
-			}
-		}
-	}
-	return pi, pj
-}
-
 // ModelInfo is what the observables need of model m at inverse
 // temperature beta: its number of spins, beta, and whether every field of
 // its Ising form is zero (then E(s) = E(-s)).
 func ModelInfo(m *model.Model, beta float64) summary.ModelInfo {
-	zero := true
-	for _, x := range m.Fields() {
-		zero = zero && x == 0
-	}
-	return summary.ModelInfo{Spins: m.Variables(), Beta: beta, ZeroField: zero}
+	return summary.ModelInfo{Spins: m.Variables(), Beta: beta, ZeroField: m.ZeroField()}
 }
 
 func describeThetas(th []saw.Theta) string {

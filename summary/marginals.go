@@ -25,17 +25,9 @@ import (
 // while keeping batches long.
 const MarginalBatches = 32
 
-// Pairs is the interacting pairs i < j of an Ising model, row by row.
-func Pairs(m *model.Ising) (pi, pj []int32) {
-	for i := 0; i < m.N; i++ {
-		for _, j := range m.Adj[m.Start[i]:m.Start[i+1]] {
-			if int32(i) < j {
-				pi, pj = append(pi, int32(i)), append(pj, j)
-			}
-		}
-	}
-	return pi, pj
-}
+// Pairs is the interacting pairs i < j of an Ising model, row by row
+// (model.Ising.Pairs).
+func Pairs(m *model.Ising) (pi, pj []int32) { return m.Pairs() }
 
 // MarginalsAcc accumulates a trial's marginals, one measured step at a
 // time. Its exported fields are its whole state (a checkpoint's).
