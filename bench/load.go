@@ -7,10 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"syscall"
 	"time"
 
 	"sardonics/model"
+	"sardonics/runner"
 )
 
 // loadSpec is the dense model whose matrix file the load line reads back:
@@ -19,15 +19,6 @@ const loadSpec = "sk:N=4096,seed=1"
 
 // loadRounds is the number of loads timed; the median is reported.
 const loadRounds = 3
-
-// processCPU is the process's user+system CPU seconds.
-func processCPU() float64 {
-	var u syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
-		return 0
-	}
-	return float64(u.Utime.Nano()+u.Stime.Nano()) / 1e9
-}
 
 // loadLine writes loadSpec as a float64 .npy file (N x N, 128 MiB) into a
 // temporary folder and times model.Load of it (the whole path of --model
@@ -72,13 +63,13 @@ func loadLine(get func(string) (*model.Model, error)) (Line, error) {
 	}
 	var walls, cpus []float64
 	for range loadRounds {
-		c0, w0 := processCPU(), time.Now()
+		c0, w0 := runner.ProcessCPU(), time.Now()
 		lm, err := model.Load(path)
 		if err != nil {
 			return Line{}, err
 		}
 		walls = append(walls, time.Since(w0).Seconds())
-		cpus = append(cpus, processCPU()-c0)
+		cpus = append(cpus, runner.ProcessCPU()-c0)
 		if lm.Variables() != m.Variables() {
 			return Line{}, fmt.Errorf("%s loaded with %d variables (expected %d)", path, lm.Variables(), m.Variables())
 		}

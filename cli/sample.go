@@ -669,6 +669,7 @@ func runAndWrite(ctx context.Context, sig func() os.Signal, cfg *runner.Config, 
 		fmt.Fprintf(env.Stderr, "sardonics: trials done; summarizing their %s steps (%s, %s draws kept): pooled ESS and R-hat, observables, figures\n",
 			humanCount(steps), plural(trials, "trial"), humanCount(kept))
 	}
+	sumCPU, sumWall := runner.ProcessCPU(), time.Now()
 	err = untilSignal(ctx, func() (err error) {
 		// The samplers' summaries side by side, on the threads the
 		// trials ran on.
@@ -682,6 +683,15 @@ func runAndWrite(ctx context.Context, sig func() os.Signal, cfg *runner.Config, 
 	}
 	if err != nil {
 		return err
+	}
+	if cfg.Progress != nil {
+		trialCPU := 0.0
+		for _, r := range results {
+			trialCPU += r.CPUSeconds
+		}
+		c := runner.ProcessCPU() - sumCPU
+		fmt.Fprintf(env.Stderr, "sardonics: summary and files: %.2g s wall, %.2g s CPU (%.2g%% of the trials' %.3g s)\n",
+			time.Since(sumWall).Seconds(), c, 100*c/trialCPU, trialCPU)
 	}
 	os.RemoveAll(filepath.Join(dir, "checkpoint"))
 	printSummary(env, results, sum.Warnings, dir)

@@ -154,6 +154,15 @@ func ThreadCPU() float64 {
 	return float64(ts.Nano()) / 1e9
 }
 
+// ProcessCPU is the process's user and system CPU seconds, all threads.
+func ProcessCPU() float64 {
+	var u unix.Rusage
+	if err := unix.Getrusage(unix.RUSAGE_SELF, &u); err != nil {
+		return 0
+	}
+	return float64(u.Utime.Nano()+u.Stime.Nano()) / 1e9
+}
+
 // workerCPU is the CPU time of the threads a chain runs besides the
 // caller's (the parallel engine's workers), 0 for other chains.
 func workerCPU(ch sampler.Chain) float64 {

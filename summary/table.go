@@ -39,7 +39,27 @@ func Table(results []*Result) string {
 		fmt.Fprintf(&b, "%-11s %12s %10s %9s %10s %10s %7s %9.3g %11s %7s %10s %10s %10s\n", r.Sampler, meanText(r.EnergyMean, r.EnergyStderr), num("%.3g", r.EnergyStderr),
 			num("%.3g", r.TauInt), num("%.4g", r.ESS), num("%.4g", r.ESSTail), rh, r.CPUSeconds, num("%.4g", r.ESSPerCPUSecond), acc, count(r.TotalSteps), fps, num("%.4g", r.Sweeps))
 	}
+	// Thinned samplers: where the ESS, R-hat and tau_int come from.
+	for _, r := range results {
+		t := r.Thinning
+		if t == nil || t.Every <= 1 {
+			continue
+		}
+		fmt.Fprintf(&b, "%s: means over every step; ESS, R-hat, tau_int and errors from %d kept draws, %d steps apart (ESS %s a kept draw)",
+			r.Sampler, t.KeptDraws, t.Every, perDraw(t.ESSPerKeptDraw))
+		if t.Note != "" {
+			b.WriteString(": about tau_int or more apart, so the ESS is a lower bound and tau_int is not resolved (--trace-draws keeps more)")
+		}
+		b.WriteString("\n")
+	}
 	return b.String()
+}
+
+func perDraw(x *float64) string {
+	if x == nil {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.2g", *x)
 }
 
 // count is n in full below ten million, else to 3 significant digits.
