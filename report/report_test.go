@@ -516,3 +516,39 @@ func TestACFRangeKeepsFastCurves(t *testing.T) {
 	}
 	checkPNG(t, p, 800, 500)
 }
+
+// TestReplicaLegendOutsideData (issue 31): the replica figure's legend is
+// the header's row, one entry per sampler naming the trial of its walk,
+// and neither panel has a legend over its data; a sampler without a walk
+// keeps its colour for the others'.
+func TestReplicaLegendOutsideData(t *testing.T) {
+	acc := []Series{{Name: "metropolis", X: []float64{0.2, 0.5, 1}, Y: []float64{0.9, 0.3, 0.95}}, {Name: "gibbs", X: []float64{0.2, 0.5}, Y: []float64{1, 0}}}
+	walk := make([]float64, 2000)
+	for i := range walk {
+		walk[i] = float64((i / 100) % 8)
+	}
+	walks := []Series{{Name: "trial 0", Y: walk}, {}}
+	left, right, legend, err := replicaPlots(acc, walks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(legend) != 2 || legend[0].name != "metropolis, walk: trial 0" || legend[1].name != "gibbs" {
+		t.Errorf("legend %+v", legend)
+	}
+	if right.Y.Min != -0.5 || right.Y.Max != 7.5 || left.Y.Max != 1 {
+		t.Errorf("rungs from %g to %g, acceptance to %g: want -0.5 to 7.5 and 1", right.Y.Min, right.Y.Max, left.Y.Max)
+	}
+	for _, p := range []*plot.Plot{left, right} {
+		if c := p.Legend.Rectangle(draw.New(vgimg.New(Width, Height))); c.Size().X != 0 {
+			t.Errorf("a panel has a legend %v", c)
+		}
+	}
+	if _, _, _, err := replicaPlots(acc, append(walks, Series{})); err == nil {
+		t.Error("more walks than ladders accepted")
+	}
+	p := filepath.Join(outDir(t), "replicas.png")
+	if err := PlotReplicas(p, "Replica exchange", acc, walks); err != nil {
+		t.Fatal(err)
+	}
+	checkPNG(t, p, 1600, 500)
+}
