@@ -2,6 +2,9 @@ package report
 
 import (
 	"errors"
+	"fmt"
+
+	"gonum.org/v1/plot"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -12,48 +15,19 @@ import (
 // PlotReplicas draws replica exchange at a glance: on the left the swap
 // acceptance of each neighbouring pair of rungs against the pair's mean
 // inverse temperature (one curve per sampler), on the right the rung of
-// one replica after each swap round (one panel row per sampler), which
-// shows whether replicas travel the whole ladder.
+// one replica after each swap round (one walk per sampler), which shows
+// whether replicas travel the whole ladder. walks[i], if any, is the
+// sampler of acceptance[i], drawn in its colour. One legend row under the
+// title serves both panels, so that it covers no walk or acceptance
+// wherever they lie: entry i is acceptance[i].Name, followed by
+// walks[i].Name (which trial's replica walks) when that is not empty.
 func PlotReplicas(path, title string, acceptance, walks []Series) error {
-	if len(acceptance) == 0 {
-		return errors.New("replica figure: no ladders")
-	}
-	left := newPlot("Swap acceptance along the ladder", "inverse temperature (pair's mean)", "swap acceptance")
-	for i, c := range acceptance {
-		pts, err := c.points()
-		if err != nil {
-			return err
-		}
-		if len(pts) == 0 {
-			continue
-		}
-		l, lp, err := plotter.NewLinePoints(pts)
-		if err != nil {
-			return err
-		}
-		l.Color, lp.Color = plotutil.Color(i), plotutil.Color(i)
-		lp.Shape = plotutil.Shape(i)
-		l.Width = vg.Points(1.5)
-		left.Add(l, lp)
-		left.Legend.Add(c.Name, l, lp)
-	}
-	left.Y.Min, left.Y.Max = 0, 1.15 // headroom for the legend
-	right := newPlot("One replica's walk through the ladder (first swap rounds)", "swap round", "rung (0: hottest)")
-	for i, w := range walks {
-		pts, err := w.points()
-		if err != nil {
-			return err
-		}
-		if len(pts) == 0 {
-			continue
-		}
-		right.Add(&band{pts: pts, style: draw.LineStyle{Color: plotutil.Color(i), Width: vg.Points(1)}})
-		l, _ := plotter.NewLine(pts[:1])
-		l.Color = plotutil.Color(i)
-		right.Legend.Add(w.Name, l)
+	left, right, legend, err := replicaPlots(acceptance, walks)
+	if err != nil {
+		return err
 	}
 	return save(path, 2*Width, Height, func(dc draw.Canvas) {
-		body := drawHeader(dc, title, nil)
+		body := drawHeader(dc, title, legend)
 		body.Max.Y -= vg.Points(4) // room for the panels' own titles
 		half := (body.Max.X - body.Min.X) / 2
 		l, r := body, body
@@ -62,6 +36,56 @@ func PlotReplicas(path, title string, acceptance, walks []Series) error {
 		left.Draw(l)
 		right.Draw(r)
 	})
+}
+
+// replicaPlots is PlotReplicas' two panels, with no legend of their own,
+// and the legend row of its header.
+func replicaPlots(acceptance, walks []Series) (left, right *plot.Plot, legend []legendEntry, err error) {
+	if len(acceptance) == 0 {
+		return nil, nil, nil, errors.New("replica figure: no ladders")
+	}
+	if len(walks) > len(acceptance) {
+		return nil, nil, nil, fmt.Errorf("replica figure: %d walks for %d ladders (expected at most one each)", len(walks), len(acceptance))
+	}
+	left = newPlot("Swap acceptance along the ladder", "inverse temperature (pair's mean)", "swap acceptance")
+	for i, c := range acceptance {
+		pts, err := c.points()
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		name := c.Name
+		if i < len(walks) && walks[i].Name != "" {
+			name += ", walk: " + walks[i].Name
+		}
+		l, lp, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		l.Color, lp.Color = plotutil.Color(i), plotutil.Color(i)
+		lp.Shape = plotutil.Shape(i)
+		l.Width = vg.Points(1.5)
+		if len(pts) > 0 {
+			left.Add(l, lp)
+		}
+		legend = append(legend, legendEntry{name, []plot.Thumbnailer{l, lp}})
+	}
+	left.Y.Min, left.Y.Max = 0, 1
+	right = newPlot("One replica's walk through the ladder (first swap rounds)", "swap round", "rung (0: hottest)")
+	for i, w := range walks {
+		pts, err := w.points()
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if len(pts) > 0 {
+			right.Add(&band{pts: pts, style: draw.LineStyle{Color: plotutil.Color(i), Width: vg.Points(1)}})
+		}
+	}
+	// Half a rung above the coldest and below the hottest, so that a
+	// walk's time at either end is not drawn on the panel's frame.
+	if right.Y.Min <= right.Y.Max {
+		right.Y.Min, right.Y.Max = right.Y.Min-0.5, right.Y.Max+0.5
+	}
+	return left, right, legend, nil
 }
 
 // PlotOverlap draws the distribution P(q) of the spin overlap of two

@@ -2,11 +2,13 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"image/color"
 	"image/png"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -43,8 +45,8 @@ type Series struct {
 // points is the series' finite points, decimated (see decimate) when
 // there are more than maxPoints, without copying a long series first.
 func (s Series) points() (plotter.XYs, error) {
-	if s.X != nil && len(s.X) != len(s.Y) {
-		return nil, fmt.Errorf("series %q has %d x values and %d y values (expected equal lengths)", s.Name, len(s.X), len(s.Y))
+	if err := s.check(); err != nil {
+		return nil, err
 	}
 	if len(s.Y) <= maxPoints {
 		pts := make(plotter.XYs, 0, len(s.Y))
@@ -56,6 +58,14 @@ func (s Series) points() (plotter.XYs, error) {
 		return pts, nil
 	}
 	return s.decimate(), nil
+}
+
+// check says whether s has as many x values as y values, or none.
+func (s Series) check() error {
+	if s.X != nil && len(s.X) != len(s.Y) {
+		return fmt.Errorf("series %q has %d x values and %d y values (expected equal lengths)", s.Name, len(s.X), len(s.Y))
+	}
+	return nil
 }
 
 // at is point i, and whether it is finite.
@@ -382,13 +392,33 @@ func addLines(p *plot.Plot, curves []Series) ([]*plotter.Line, error) {
 	return out, nil
 }
 
-// PlotACF draws one autocorrelation curve per sampler against the lag.
+// PlotACF draws one autocorrelation curve per sampler against the lag, on
+// the lags acfRange chooses: a curve that goes on past them is cut at the
+// right edge, and its legend entry says where it falls below acfSmall (or
+// that it does not).
 func PlotACF(path, title, xlabel string, curves []Series) error {
 	if len(curves) == 0 {
 		return errors.New("ACF figure: no curves")
 	}
+	for _, c := range curves {
+		if err := c.check(); err != nil {
+			return err
+		}
+	}
+	xmax := acfRange(curves)
+	named := make([]Series, len(curves))
+	for i, c := range curves {
+		named[i] = c
+		if d, last, ok := acfFall(c); ok && d > xmax && last > xmax {
+			if math.IsInf(d, 1) {
+				named[i].Name += fmt.Sprintf("; cut: above %g up to lag %.3g", acfSmall, last)
+			} else {
+				named[i].Name += fmt.Sprintf("; cut: below %g at lag %.3g", acfSmall, d)
+			}
+		}
+	}
 	p := newPlot("", xlabel, "normalized energy autocorrelation")
-	if _, err := addLines(p, curves); err != nil {
+	if _, err := addLines(p, named); err != nil {
 		return err
 	}
 	zero := plotter.NewFunction(func(float64) float64 { return 0 })
@@ -398,8 +428,94 @@ func PlotACF(path, title, xlabel string, curves []Series) error {
 	// Headroom above 1 for the legend, so that a curve that stays near 1
 	// (a sampler that does not mix) is not drawn under it.
 	p.Y.Max = max(p.Y.Max, 1+0.07*float64(len(curves)))
+	p.Y.Min = min(p.Y.Min, 0) // the zero line, where the curves go
+	if isFinite(xmax) && xmax > 0 {
+		p.X.Min, p.X.Max = min(p.X.Min, 0), xmax
+	}
 	settleRanges(p)
 	return save(path, Width, Height, func(dc draw.Canvas) { p.Draw(drawHeader(dc, title, nil)) })
+}
+
+// acfSmall is the autocorrelation below which a curve has decayed, for
+// acfRange: about the noise of an ACF estimated from a few hundred
+// independent draws.
+const acfSmall = 0.05
+
+// acfRange is the largest lag an ACF figure shows, of curves that pass
+// check. Where the slowest
+// curve first falls below acfSmall (in absolute value) at most 4 times
+// later than the second slowest, it is 1.5 times that lag: every curve is
+// drawn whole, with a tail, the others falling within the first sixth of
+// the width or later. Where the slowest falls later, or never, it is 3
+// times the second slowest's lag, the slowest cut at the edge: the fast
+// curves fall within the first third or later, however slow the slowest.
+// Either way it is at least 20 lags of the second slowest and at most
+// the longest curve's last lag. A linear axis, not a
+// logarithmic one: the area under a curve (tau_int / 2 in the axis's
+// unit, the cost of an independent draw) compares by eye only on a linear
+// one, which also shows lag 0 and the tail about 0 that a log axis
+// squeezes into its right end. With fewer than two curves that fall
+// below acfSmall, the longest curve is shown whole. NaN when no curve has
+// a finite point.
+func acfRange(curves []Series) float64 {
+	type fall struct{ at, tail float64 } // where it falls; 20 lags in
+	var falls []fall
+	longest := math.Inf(-1)
+	for _, c := range curves {
+		d, last, ok := acfFall(c)
+		if !ok {
+			continue
+		}
+		longest = math.Max(longest, last)
+		falls = append(falls, fall{d, c.finiteX(20, last)})
+	}
+	if len(falls) == 0 {
+		return math.NaN()
+	}
+	slices.SortFunc(falls, func(a, b fall) int { return cmp.Compare(a.at, b.at) })
+	slow := falls[len(falls)-1]
+	if len(falls) < 2 || math.IsInf(falls[len(falls)-2].at, 1) {
+		return longest
+	}
+	second := falls[len(falls)-2]
+	x := 1.5 * slow.at
+	if slow.at > 4*second.at { // +Inf included
+		x = 3 * second.at
+	}
+	return math.Min(math.Max(x, second.tail), longest)
+}
+
+// finiteX is the x of c's finite point k (counted from 0), or def if c
+// has no more than k finite points.
+func (c Series) finiteX(k int, def float64) float64 {
+	for i := range c.Y {
+		if p, ok := c.at(i); ok {
+			if k == 0 {
+				return p.X
+			}
+			k--
+		}
+	}
+	return def
+}
+
+// acfFall is the first lag at which c's finite points fall below acfSmall
+// in absolute value (+Inf if none does) and its last lag; ok is false
+// when c has no finite point.
+func acfFall(c Series) (at, last float64, ok bool) {
+	at, last = math.Inf(1), math.Inf(-1)
+	for i := range c.Y {
+		p, fin := c.at(i)
+		if !fin {
+			continue
+		}
+		ok = true
+		last = math.Max(last, p.X)
+		if math.IsInf(at, 1) && math.Abs(p.Y) < acfSmall {
+			at = p.X
+		}
+	}
+	return at, last, ok
 }
 
 // PlotTraces draws one energy trace per sampler, in panels stacked

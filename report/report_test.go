@@ -457,3 +457,98 @@ func TestRewardsLegendOutsideData(t *testing.T) {
 		t.Errorf("legend row %v reaches into the plot's canvas (top %v)", box, rest.Max.Y)
 	}
 }
+
+// expACF is exp(-lag / tau) at lags 0..n-1, dx apart on the x-axis.
+func expACF(name string, tau float64, n int, dx float64) Series {
+	s := Series{Name: name, X: make([]float64, n), Y: make([]float64, n)}
+	for i := range s.Y {
+		s.X[i], s.Y[i] = float64(i)*dx, math.Exp(-float64(i)/tau)
+	}
+	return s
+}
+
+// TestACFRangeKeepsFastCurves (issue 31): with one curve 100 times slower
+// than the others (sw's in CPU milliseconds), the ACF figure's lags fit
+// the fast curves, which fall below 0.05 within its first third or more,
+// not its first hundredth, and the slow curve is cut with a note in the
+// legend; curves that fall within 4 times each other's lags are each shown
+// whole.
+func TestACFRangeKeepsFastCurves(t *testing.T) {
+	fast := []Series{expACF("sardonics", 3, 501, 0.1), expACF("gibbs", 10, 501, 0.1), expACF("metropolis", 8, 501, 0.1)}
+	slow := expACF("sw", 10, 501, 10) // the same decay in lags, each lag 100 times the CPU
+	curves := append(fast, slow)
+	x := acfRange(curves)
+	fall := func(s Series) float64 { d, _, _ := acfFall(s); return d }
+	if f := fall(fast[1]); !(f >= x/3 && x < fall(slow)) {
+		t.Errorf("lags to %g: the slowest fast curve falls below 0.05 at %g (want within the first third at most), the slow one at %g (want it cut)", x, f, fall(slow))
+	}
+	if x := acfRange(fast); x < fall(fast[1]) || x > 3*fall(fast[1]) {
+		t.Errorf("similar curves: lags to %g, the slowest falls at %g: want it whole, with a tail", x, fall(fast[1]))
+	}
+	// One 3 times slower than the others is shown whole.
+	slower := expACF("sardonics", 10, 501, 0.3)
+	if x := acfRange(append(fast, slower)); x < fall(slower) {
+		t.Errorf("a curve 3 times slower: lags to %g, it falls at %g: want it whole", x, fall(slower))
+	}
+	// A curve that never falls below 0.05 (a sampler that does not mix)
+	// is cut too; alone, or beside another such, it is shown whole.
+	flat := Series{Name: "stuck", Y: []float64{1, 0.99, 0.98, 0.97, 0.96}, X: []float64{0, 100, 200, 300, 400}}
+	if x := acfRange(append(fast, flat)); x >= 400 || x < fall(fast[1]) {
+		t.Errorf("with a stuck curve: lags to %g", x)
+	}
+	if x := acfRange([]Series{flat}); x != 400 {
+		t.Errorf("one stuck curve: lags to %g, want 400", x)
+	}
+	if x := acfRange([]Series{flat, flat}); x != 400 {
+		t.Errorf("two stuck curves: lags to %g, want 400", x)
+	}
+	// Curves that fall at lag 1 still show 20 lags.
+	white := []Series{expACF("a", 0.1, 300, 1), expACF("b", 0.2, 300, 1)}
+	if x := acfRange(white); x != 20 {
+		t.Errorf("white noise: lags to %g, want 20", x)
+	}
+	if x := acfRange([]Series{{Name: "none", Y: []float64{math.NaN()}}}); !math.IsNaN(x) {
+		t.Errorf("no finite point: lags to %g, want NaN", x)
+	}
+	p := filepath.Join(outDir(t), "acf-slow.png")
+	if err := PlotACF(p, "one sampler 100 times slower", "lag (CPU milliseconds of one trial)", curves); err != nil {
+		t.Fatal(err)
+	}
+	checkPNG(t, p, 800, 500)
+}
+
+// TestReplicaLegendOutsideData (issue 31): the replica figure's legend is
+// the header's row, one entry per sampler naming the trial of its walk,
+// and neither panel has a legend over its data; a sampler without a walk
+// keeps its colour for the others'.
+func TestReplicaLegendOutsideData(t *testing.T) {
+	acc := []Series{{Name: "metropolis", X: []float64{0.2, 0.5, 1}, Y: []float64{0.9, 0.3, 0.95}}, {Name: "gibbs", X: []float64{0.2, 0.5}, Y: []float64{1, 0}}}
+	walk := make([]float64, 2000)
+	for i := range walk {
+		walk[i] = float64((i / 100) % 8)
+	}
+	walks := []Series{{Name: "trial 0", Y: walk}, {}}
+	left, right, legend, err := replicaPlots(acc, walks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(legend) != 2 || legend[0].name != "metropolis, walk: trial 0" || legend[1].name != "gibbs" {
+		t.Errorf("legend %+v", legend)
+	}
+	if right.Y.Min != -0.5 || right.Y.Max != 7.5 || left.Y.Max != 1 {
+		t.Errorf("rungs from %g to %g, acceptance to %g: want -0.5 to 7.5 and 1", right.Y.Min, right.Y.Max, left.Y.Max)
+	}
+	for _, p := range []*plot.Plot{left, right} {
+		if c := p.Legend.Rectangle(draw.New(vgimg.New(Width, Height))); c.Size().X != 0 {
+			t.Errorf("a panel has a legend %v", c)
+		}
+	}
+	if _, _, _, err := replicaPlots(acc, append(walks, Series{})); err == nil {
+		t.Error("more walks than ladders accepted")
+	}
+	p := filepath.Join(outDir(t), "replicas.png")
+	if err := PlotReplicas(p, "Replica exchange", acc, walks); err != nil {
+		t.Fatal(err)
+	}
+	checkPNG(t, p, 1600, 500)
+}

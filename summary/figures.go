@@ -5,6 +5,8 @@ package summary
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"sardonics/report"
 )
@@ -13,25 +15,35 @@ import (
 // tuning.csv from a run's results and trial records.
 func DrawFigures(dir string, meta Meta, results []*Result, recs map[string][]*TrialRecord) error {
 	title := fmt.Sprintf("%s, beta = %.4g", meta.Spec, meta.Beta)
-	var traces []report.Series
 	acfs, xlabel := acfSeries(results)
-	for _, r := range results {
-		if rs := recs[r.Sampler]; len(rs) > 0 {
-			var x, y []float64
-			// The kept steps only, as the paper's figures: the burn-in
-			// transient would flatten the stationary fluctuations.
-			r0 := rs[0]
-			for i := min(r0.burnDraws(meta.BurnIn), len(r0.Energies)-1); i >= 0 && i < len(r0.Energies); i += 5 {
-				x = append(x, float64(r0.stepOf(i)))
-				y = append(y, r0.Energies[i])
-			}
-			traces = append(traces, report.Series{Name: fmt.Sprintf("%s (trial %d)", r.Sampler, rs[0].Trial), X: x, Y: y})
-		}
-	}
 	if err := report.PlotACF(filepath.Join(dir, "acf.png"), "Energy autocorrelation: "+title, xlabel, acfs); err != nil {
 		return err
 	}
-	if err := report.PlotTraces(filepath.Join(dir, "trace.png"), fmt.Sprintf("Energy traces after burn-in (every 5th step): %s", title), traces); err != nil {
+	// The kept steps only, as the paper's figures: the burn-in transient
+	// would flatten the stationary fluctuations.
+	var traces []report.Series
+	var apart []int // the steps between each trace's points
+	for _, r := range results {
+		if rs := recs[r.Sampler]; len(rs) > 0 {
+			x, y, every := tracePoints(rs[0], meta.BurnIn)
+			traces = append(traces, report.Series{Name: fmt.Sprintf("%s (trial %d", r.Sampler, rs[0].Trial), X: x, Y: y})
+			apart = append(apart, every)
+		}
+	}
+	// The points' spacing in the title where it is the same for all,
+	// else in each panel's.
+	what := "Energy traces after burn-in"
+	same := len(apart) > 0 && slices.Min(apart) == slices.Max(apart)
+	if same {
+		what += fmt.Sprintf(" (every %s step)", ordinal(apart[0]))
+	}
+	for i := range traces {
+		if !same {
+			traces[i].Name += fmt.Sprintf(", every %s step", ordinal(apart[i]))
+		}
+		traces[i].Name += ")"
+	}
+	if err := report.PlotTraces(filepath.Join(dir, "trace.png"), what+": "+title, traces); err != nil {
 		return err
 	}
 	if err := drawReplicaFigures(dir, title, meta.BurnIn, results, recs); err != nil {
@@ -53,10 +65,46 @@ func DrawFigures(dir string, meta Meta, results []*Result, recs map[string][]*Tr
 	return nil
 }
 
+// traceStep is the fewest steps between the points of trace.png: a point
+// every 5 steps where every step is kept, every kept draw where they are
+// 5 or more steps apart. gonum draws no faster for fewer points (report
+// bands long traces), but a trace of every step looks denser than the
+// paper's.
+const traceStep = 5
+
+// tracePoints is r's energy trace after burn-in for trace.png, against
+// the step of each point (not its index among the kept draws), and the
+// steps between the points.
+func tracePoints(r *TrialRecord, burn int) (x, y []float64, apart int) {
+	stride := max(1, traceStep/r.every())
+	// Without draws after burn-in, the last draw, as a point.
+	for i := min(r.burnDraws(burn), len(r.Energies)-1); i >= 0 && i < len(r.Energies); i += stride {
+		x = append(x, float64(r.stepOf(i)))
+		y = append(y, r.Energies[i])
+	}
+	return x, y, stride * r.every()
+}
+
+// ordinal is n as "1st", "2nd", "3rd", "4th", ..., "11th", "21st".
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return fmt.Sprintf("%d%s", n, suffix)
+}
+
 // acfSeries is each sampler's ACF against its lag in CPU milliseconds (a
-// step's CPU time: the trials' CPU over their steps), so that samplers
-// whose steps cost differently compare, the step's cost in the legend; in
-// steps when a sampler has no CPU time recorded.
+// step's CPU time: the trials' CPU over their steps; ACF's lags are
+// ACFLagSteps steps apart), so that samplers whose steps cost differently
+// compare, the step's cost in the legend; in steps when a sampler has no
+// CPU time recorded.
 func acfSeries(results []*Result) ([]report.Series, string) {
 	perStep := make([]float64, len(results))
 	for i, r := range results {
@@ -69,13 +117,21 @@ func acfSeries(results []*Result) ([]report.Series, string) {
 	}
 	var out []report.Series
 	for i, r := range results {
-		s := report.Series{Name: r.Sampler, Y: r.ACF}
+		lag := float64(max(1, r.ACFLagSteps)) // 0 in a summary.json before ACFLagSteps
+		s := report.Series{Name: r.Sampler, X: make([]float64, len(r.ACF)), Y: r.ACF}
+		var about []string
 		if perStep != nil {
-			s.X = make([]float64, len(r.ACF))
-			for k := range s.X {
-				s.X[k] = float64(k) * perStep[i]
-			}
-			s.Name = fmt.Sprintf("%s (a step: %.3g ms)", r.Sampler, perStep[i])
+			lag *= perStep[i]
+			about = append(about, fmt.Sprintf("a step: %.3g ms", perStep[i]))
+		}
+		for k := range s.X {
+			s.X[k] = float64(k) * lag
+		}
+		if r.ACFLagSteps > 1 {
+			about = append(about, fmt.Sprintf("lags %d steps apart", r.ACFLagSteps))
+		}
+		if len(about) > 0 {
+			s.Name += " (" + strings.Join(about, ", ") + ")"
 		}
 		out = append(out, s)
 	}

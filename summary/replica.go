@@ -150,14 +150,15 @@ func drawReplicaFigures(dir, title string, burn int, results []*Result, recs map
 			}
 		}
 		acc = append(acc, report.Series{Name: res.Sampler, X: x, Y: y})
+		var walk report.Series // walks[i] is acc[i]'s sampler's, empty if none
 		if rp := rs[0].Replica; rp != nil {
-			var wx, wy []float64
+			walk.Name = fmt.Sprintf("trial %d", rs[0].Trial)
 			for i, k := range rp.Walk[:min(len(rp.Walk), walkRounds)] {
-				wx = append(wx, float64(i+1))
-				wy = append(wy, float64(k))
+				walk.X = append(walk.X, float64(i+1))
+				walk.Y = append(walk.Y, float64(k))
 			}
-			walks = append(walks, report.Series{Name: fmt.Sprintf("%s (trial %d)", res.Sampler, rs[0].Trial), X: wx, Y: wy})
 		}
+		walks = append(walks, walk)
 		const bins = 51
 		h := make([]float64, bins)
 		n := 0

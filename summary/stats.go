@@ -13,8 +13,15 @@ import (
 	"sardonics/internal/fsum"
 )
 
-// MaxACFLag is the largest lag kept in summaries and plots.
+// MaxACFLag is the last lag (in pooled draws) of the ACF in summaries and
+// plots, unless a trial's tau_int exceeds MaxACFLag/acfLagsPerTau draws:
+// the ACF then goes on until it is about 0 (acfLags).
 const MaxACFLag = 500
+
+// acfLagsPerTau is the tau_int (of the slowest trial) that the ACF spans
+// beyond MaxACFLag: about where Sokal's window stops (diag.SokalC), where
+// an exponential ACF, whose tau_int is twice its decay time, is e^-10.
+const acfLagsPerTau = diag.SokalC
 
 // minTauDraws is the fewest kept draws of a trial for a tau_int: as many as
 // the pooled diagnostics need (two split chains of diag.MinSplitDraws).
@@ -166,10 +173,15 @@ func drifting(r *Result) (bool, string) {
 const maxTrendZ = 6
 
 // autocorrelation sets tau_int and the plotted ACF, each averaged over
-// the trials that have one, and says why the others have none.
+// the trials that have one, and says why the others have none. The ACF
+// has lags 0..MaxACFLag (a trial of fewer draws adds to its first lags
+// only) and, for a slow sampler, the lags on to acfLags, from a second
+// transform of each trial (an ACF of MaxACFLag lags, as summaries before
+// had, is bit for bit its first lags).
 func (res *Result) autocorrelation(recs []*TrialRecord, kept [][]float64) {
 	acfSum := []float64{}
 	var taus []float64
+	var used [][]float64 // the kept draws of the trials with a tau_int
 	// Trials without a tau_int: too few draws, constant, Sokal's window not
 	// reached, tau not positive.
 	var few, flat, short, bad []int
@@ -196,6 +208,7 @@ func (res *Result) autocorrelation(recs []*TrialRecord, kept [][]float64) {
 			continue
 		}
 		taus = append(taus, tau)
+		used = append(used, x)
 		if len(acfSum) < len(rho) {
 			acfSum = append(acfSum, make([]float64, len(rho)-len(acfSum))...)
 		}
@@ -208,6 +221,15 @@ func (res *Result) autocorrelation(recs []*TrialRecord, kept [][]float64) {
 		res.TauInt = 0
 		for _, v := range taus {
 			res.TauInt += v / float64(len(taus))
+		}
+		if lags := acfLags(taus, used); lags > MaxACFLag && len(acfSum) == MaxACFLag+1 {
+			acfSum = append(acfSum, make([]float64, lags-MaxACFLag)...)
+			for _, x := range used {
+				_, _, rho := diag.TauACF(x, lags)
+				for i := MaxACFLag + 1; i <= lags; i++ {
+					acfSum[i] += rho[i]
+				}
+			}
 		}
 		for i := range acfSum {
 			acfSum[i] /= float64(len(taus))
@@ -234,6 +256,26 @@ func (res *Result) autocorrelation(recs []*TrialRecord, kept [][]float64) {
 	}
 	res.TauIntNote = strings.Join(why, "; ")
 	res.ACF = acfSum
+}
+
+// acfLags is the last lag of the ACF of trials with tau_int taus (in
+// pooled draws) and kept draws x: acfLagsPerTau times the largest tau, so
+// that the curve reaches about 0, at least MaxACFLag, and at most a tenth
+// of the fewest draws if that is more than MaxACFLag (each trial's tau_int
+// has Sokal's window within it, so the cap binds only where trials'
+// lengths differ), so that every trial adds to every lag beyond
+// MaxACFLag.
+func acfLags(taus []float64, x [][]float64) int {
+	lags := MaxACFLag
+	if len(taus) == 0 {
+		return lags
+	}
+	fewest := len(x[0])
+	for _, v := range x {
+		fewest = min(fewest, len(v))
+	}
+	want := math.Ceil(acfLagsPerTau * slices.Max(taus))
+	return max(lags, int(math.Min(want, float64(fewest/10))))
 }
 
 // work sets what the trials cost and did: CPU and wall time (wall: the
