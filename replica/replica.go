@@ -278,6 +278,45 @@ func (c *Chain) Overlap() float64 {
 	return c.q[c.idx-1]
 }
 
+// RoundEnd reports whether the step Step just returned is the last of its
+// round: the next Step proposes the swaps and runs the next round.
+func (c *Chain) RoundEnd() bool {
+	return c.rounds > 0 && c.tune == nil && c.idx == len(c.sets[0].tgtE)
+}
+
+// RungEnergies appends to dst the energy at every rung, hottest first (set
+// 0's members), at the end of the last round run: until the next Step
+// they are the members' energies, before the swaps that open the next
+// round. After the round's last step (RoundEnd) the last is Energy.
+func (c *Chain) RungEnergies(dst []float64) []float64 {
+	s := c.sets[0]
+	for _, j := range s.at {
+		dst = append(dst, s.ms[j].ch.Energy())
+	}
+	return dst
+}
+
+// RungOverlaps appends to dst the overlap q = (1/N) sum_i s_i s'_i of the
+// two sets' members at every rung, hottest first, at the end of the last
+// round run (see RungEnergies); with one set it appends nothing. It costs
+// O(N) a rung.
+func (c *Chain) RungOverlaps(dst []float64) []float64 {
+	if len(c.sets) < 2 {
+		return dst
+	}
+	a, b := c.sets[0], c.sets[1]
+	for k := range a.at {
+		dst = append(dst, overlap(a.ms[a.at[k]].ch.Spins(), b.ms[b.at[k]].ch.Spins()))
+	}
+	return dst
+}
+
+// Sets is the number of independent ladders (1, or 2 for the overlap).
+func (c *Chain) Sets() int { return len(c.sets) }
+
+// Rungs is the number of rungs.
+func (c *Chain) Rungs() int { return len(c.betas) }
+
 func overlap(a, b []int8) float64 {
 	var s int
 	for i, x := range a {
