@@ -43,3 +43,6 @@ func (c *Chain) RungSpins(s, k int) []int8 {
 	st := c.sets[s]
 	return st.ms[st.at[k]].ch.Spins()
 }
+
+// Overlap is the overlap of two +-1 states.
+var Overlap = overlap

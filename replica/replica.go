@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 
@@ -317,12 +318,32 @@ func (c *Chain) Sets() int { return len(c.sets) }
 // Rungs is the number of rungs.
 func (c *Chain) Rungs() int { return len(c.betas) }
 
+// overlap is (1/N) sum_i a_i b_i of two +-1 states of N spins. Eight
+// spins at a time: +1 and -1 are the bytes 0x01 and 0xff, which differ in
+// 7 bits, so the XOR of two words has 7 bits set per differing spin, and
+// sum_i a_i b_i = N - 2 (differing spins); the rest one at a time.
 func overlap(a, b []int8) float64 {
-	var s int
-	for i, x := range a {
-		s += int(x) * int(b[i])
+	n := len(a)
+	b = b[:n]
+	diff := 0
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		diff += bits.OnesCount64(word(a[i:i+8]) ^ word(b[i:i+8]))
 	}
-	return float64(s) / float64(len(a))
+	diff /= 7
+	for ; i < n; i++ {
+		if a[i] != b[i] {
+			diff++
+		}
+	}
+	return float64(n-2*diff) / float64(n)
+}
+
+// word is the 8 bytes of x as one little-endian word.
+func word(x []int8) uint64 {
+	_ = x[7]
+	return uint64(uint8(x[0])) | uint64(uint8(x[1]))<<8 | uint64(uint8(x[2]))<<16 | uint64(uint8(x[3]))<<24 |
+		uint64(uint8(x[4]))<<32 | uint64(uint8(x[5]))<<40 | uint64(uint8(x[6]))<<48 | uint64(uint8(x[7]))<<56
 }
 
 // Stats sums the members' counters (Flips is -1 if any member has none).

@@ -369,3 +369,21 @@ func TestRungsAtRoundEnds(t *testing.T) {
 		}
 	}
 }
+
+// TestOverlapWords: the overlap counted eight spins a word is the sum of
+// the products, for every length and pattern.
+func TestOverlapWords(t *testing.T) {
+	r := rng.Sub(1, 2, 3)
+	for n := 1; n < 80; n++ {
+		for range 20 {
+			a, b := randomSpins(r, n), randomSpins(r, n)
+			s := 0
+			for i := range a {
+				s += int(a[i]) * int(b[i])
+			}
+			if got, want := replica.Overlap(a, b), float64(s)/float64(n); got != want {
+				t.Fatalf("n = %d: overlap %v, want %v (%v, %v)", n, got, want, a, b)
+			}
+		}
+	}
+}
