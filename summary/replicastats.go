@@ -150,6 +150,10 @@ func (s *ReplicaSummary) rungStats(recs []*TrialRecord) {
 		return
 	}
 	r0 := recs[0].Rungs
+	if r0.Rungs != len(s.Ladder) {
+		s.PerRungNote = fmt.Sprintf("trial %d recorded %d rungs of a ladder of %d", recs[0].Trial, r0.Rungs, len(s.Ladder))
+		return
+	}
 	every := 1
 	for _, r := range recs {
 		rt := r.Rungs
@@ -183,10 +187,7 @@ func (s *ReplicaSummary) rungStats(recs []*TrialRecord) {
 	s.PerRung = make([]RungSummary, r0.Rungs)
 	for k := range s.PerRung {
 		rs := &s.PerRung[k]
-		rs.Beta = math.NaN()
-		if k < len(s.Ladder) {
-			rs.Beta = s.Ladder[k]
-		}
+		rs.Beta = s.Ladder[k]
 		rs.Energy = meanEstimate(series(k, func(rt *RungTrace) [][]float64 { return rt.E }, func(e float64) float64 { return e }))
 		if thinned && isFinite(rs.Energy.Mean) {
 			rs.Energy.Mean = draws.PooledMean(moments(k, func(rt *RungTrace) []draws.Moments { return rt.Energy }))
