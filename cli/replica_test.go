@@ -33,7 +33,7 @@ func TestReplicaResumeIsIdentical(t *testing.T) {
 	}
 	for _, name := range []string{"sardonics", "metropolis"} {
 		for _, tr := range []string{"trial-0", "trial-1"} {
-			for _, f := range []string{"energy.csv", "overlap.csv", "walk.csv", "states.npy"} {
+			for _, f := range []string{"energy.csv", "overlap.csv", "rungs.csv", "walk.csv", "states.npy"} {
 				a, _ := os.ReadFile(filepath.Join(full, name, tr, f))
 				b, _ := os.ReadFile(filepath.Join(part, name, tr, f))
 				if len(a) == 0 || !bytes.Equal(a, b) {

@@ -109,6 +109,9 @@ func merge(out string, dirs []string, env *Env, figures bool) error {
 func printSummary(env *Env, results []*summary.Result, warnings []string, dir string) {
 	fmt.Fprint(env.Stdout, summary.Table(results))
 	fmt.Fprint(env.Stdout, "\n"+summary.ObservablesTable(results))
+	if t := summary.ReplicaTable(results); t != "" {
+		fmt.Fprint(env.Stdout, "\n"+t)
+	}
 	fmt.Fprint(env.Stdout, summary.BudgetNote(results))
 	for _, w := range warnings {
 		fmt.Fprintf(env.Stderr, "sardonics: warning: %s\n", w)

@@ -45,6 +45,8 @@ type runSize struct {
 	disk, files      float64 // what the run writes into its folder
 	perStep          float64 // bytes of traces per kept draw of a trial
 	keptRows         float64 // kept draws of a trial (both phases)
+	rungRows         float64 // kept rounds of every rung of a trial (replica exchange)
+	perRound         float64 // bytes of a kept round of every rung
 	full             float64 // bytes of --save-trace per trial
 }
 
@@ -63,25 +65,32 @@ func sizeOf(cfg *runner.Config) runSize {
 	n, inter := float64(cfg.Model.Variables()), float64(cfg.Model.Interactions())
 	par := float64(max(1, min(cfg.Threads, cfg.Trials)))
 	chains, traces := 1.0, 1.0 // chains per trial, traces per step
+	// Every rung's record: at most one round a step after the burn-in, at
+	// most RungCap kept, of an energy (and an overlap) a rung and a step.
+	rungRows, rungValues := 0.0, 0.0
 	if cfg.Replicas.On() {
 		chains = float64(cfg.Replicas.R)
 		traces++ // the walk of the round trips, at most one entry per step
+		rungValues = float64(cfg.Replicas.R)
 		if cfg.Replicas.Overlap {
 			chains *= 2
 			traces++
+			rungValues *= 2
 		}
+		rungRows = min(float64(cfg.Steps-cfg.Burn), float64(cfg.RungCap()))
 	}
 	var z runSize
 	z.perStep = traces*traceBytes + magBytes
 	z.keptRows = rows
-	z.traces = m * t * rows * z.perStep
+	z.rungRows, z.perRound = rungRows, (rungValues+1)*traceBytes
+	z.traces = m * t * (rows*z.perStep + z.rungRows*z.perRound)
 	z.records = m * t * recordBytes
 	states := 0.0
 	if cfg.SaveStates {
 		states = float64(cfg.SavedStates()) * (n + rowBytes)
 	}
 	// A checkpoint writes the traces as JSON and the states in base64.
-	ckpt := rows*(traces*ckptBytes+magCkptBytes) + states*4/3
+	ckpt := rows*(traces*ckptBytes+magCkptBytes) + rungRows*(rungValues+1)*ckptBytes + states*4/3
 	if cfg.Marginals {
 		// Its sums (24 B per spin and pair), and in a checkpoint as JSON.
 		states += (n + inter) * 24
@@ -92,7 +101,7 @@ func sizeOf(cfg *runner.Config) runSize {
 
 	step := float64(len(strconv.Itoa(cfg.Steps)))
 	_, npy, _ := statesSize(cfg)
-	perTrial := rows*(traces*(step+csvBytes)+step+magCSVBytes) + statsBytes + npy
+	perTrial := rows*(traces*(step+csvBytes)+step+magCSVBytes) + rungRows*(2*step+rungValues*csvBytes) + statsBytes + npy
 	if cfg.SaveTrace { // every step: energy.npy, magnetization.npy (overlap.npy)
 		z.full = s*(magBytes+traceBytes) + 2*128
 		if cfg.Replicas.On() && cfg.Replicas.Overlap {
@@ -108,6 +117,9 @@ func sizeOf(cfg *runner.Config) runSize {
 		files += 2 // states.npy, samples.npz
 	}
 	files += traces - 1 // overlap.csv, walk.csv
+	if cfg.Replicas.On() {
+		files++ // rungs.csv
+	}
 	if cfg.Marginals {
 		files += 2 // marginals.npy, correlations.npy
 		perTrial += (2*n + 4*inter) * 8
@@ -132,8 +144,12 @@ func checkSize(cfg *runner.Config, dir string) error {
 	trials := fmt.Sprintf("%s x %s", plural(len(cfg.Samplers), "sampler"), plural(cfg.Trials, "trial"))
 	advice := "give fewer --steps or --trials"
 	if avail, from := availableMemory(); z.memory() > avail {
-		lines := []string{fmt.Sprintf("%s for the traces: %s x %.0f kept draws x %.0f B, kept until the summary",
-			humanBytes(z.traces), trials, z.keptRows, z.perStep)}
+		rungs := ""
+		if z.rungRows > 0 {
+			rungs = fmt.Sprintf(" and %.0f rounds of every rung x %.0f B", z.rungRows, z.perRound)
+		}
+		lines := []string{fmt.Sprintf("%s for the traces: %s x %.0f kept draws x %.0f B%s, kept until the summary",
+			humanBytes(z.traces), trials, z.keptRows, z.perStep, rungs)}
 		if z.records >= z.memory()/100 {
 			lines = append(lines, fmt.Sprintf("%s for the records of %s", humanBytes(z.records), trials))
 		}

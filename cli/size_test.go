@@ -53,7 +53,7 @@ func TestSizeMessages(t *testing.T) {
 		{[]string{"--steps", "1000000000", "--save-trace"}, `sardonics: this run writes about 240.1 GB into $D (the --save-trace traces (12.0 GB a trial) of 2 samplers x 10 trials x 1000000000 steps, and checkpoints), more than the 50.0 GB free there; give fewer --steps or --trials, or no --save-trace, or an --out with more room
 `},
 		{[]string{"--model", "ferro2d:L=300", "--steps", "2000000", "--trials", "1", "--save-states", "--replicas", "8"}, `sardonics: this run needs about 416.0 GB of memory, more than the 8.0 GB available (MemAvailable in /proc/meminfo):
-  3.4 MB for the traces: 2 samplers x 1 trial x 85536 kept draws x 20 B, kept until the summary
+  5.8 MB for the traces: 2 samplers x 1 trial x 85536 kept draws x 20 B and 16384 rounds of every rung x 72 B, kept until the summary
   416.0 GB for the 1 trial running at once: chains, kept states (--save-states), checkpoints
 give fewer --steps, --threads or --replicas, or save fewer states (a larger --save-every or --burn, or no --save-states)
 `},

@@ -37,3 +37,12 @@ func SetAdversary() func() {
 
 // RaceEnabled tells the external tests whether the race detector is on.
 const RaceEnabled = raceEnabled
+
+// RungSpins is the state of set s's member at rung k.
+func (c *Chain) RungSpins(s, k int) []int8 {
+	st := c.sets[s]
+	return st.ms[st.at[k]].ch.Spins()
+}
+
+// Overlap is the overlap of two +-1 states.
+var Overlap = overlap

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 
@@ -278,12 +279,71 @@ func (c *Chain) Overlap() float64 {
 	return c.q[c.idx-1]
 }
 
-func overlap(a, b []int8) float64 {
-	var s int
-	for i, x := range a {
-		s += int(x) * int(b[i])
+// RoundEnd reports whether the step Step just returned is the last of its
+// round: the next Step proposes the swaps and runs the next round.
+func (c *Chain) RoundEnd() bool {
+	return c.rounds > 0 && c.tune == nil && c.idx == len(c.sets[0].tgtE)
+}
+
+// RungEnergies appends to dst the energy at every rung, hottest first (set
+// 0's members), at the end of the last round run: until the next Step
+// they are the members' energies, before the swaps that open the next
+// round. After the round's last step (RoundEnd) the last is Energy.
+func (c *Chain) RungEnergies(dst []float64) []float64 {
+	s := c.sets[0]
+	for _, j := range s.at {
+		dst = append(dst, s.ms[j].ch.Energy())
 	}
-	return float64(s) / float64(len(a))
+	return dst
+}
+
+// RungOverlaps appends to dst the overlap q = (1/N) sum_i s_i s'_i of the
+// two sets' members at every rung, hottest first, at the end of the last
+// round run (see RungEnergies); with one set it appends nothing. It costs
+// O(N) a rung.
+func (c *Chain) RungOverlaps(dst []float64) []float64 {
+	if len(c.sets) < 2 {
+		return dst
+	}
+	a, b := c.sets[0], c.sets[1]
+	for k := range a.at {
+		dst = append(dst, overlap(a.ms[a.at[k]].ch.Spins(), b.ms[b.at[k]].ch.Spins()))
+	}
+	return dst
+}
+
+// Sets is the number of independent ladders (1, or 2 for the overlap).
+func (c *Chain) Sets() int { return len(c.sets) }
+
+// Rungs is the number of rungs.
+func (c *Chain) Rungs() int { return len(c.betas) }
+
+// overlap is (1/N) sum_i a_i b_i of two +-1 states of N spins. Eight
+// spins at a time: +1 and -1 are the bytes 0x01 and 0xff, which differ in
+// 7 bits, so the XOR of two words has 7 bits set per differing spin, and
+// sum_i a_i b_i = N - 2 (differing spins); the rest one at a time.
+func overlap(a, b []int8) float64 {
+	n := len(a)
+	b = b[:n]
+	diff := 0
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		diff += bits.OnesCount64(word(a[i:i+8]) ^ word(b[i:i+8]))
+	}
+	diff /= 7
+	for ; i < n; i++ {
+		if a[i] != b[i] {
+			diff++
+		}
+	}
+	return float64(n-2*diff) / float64(n)
+}
+
+// word is the 8 bytes of x as one little-endian word.
+func word(x []int8) uint64 {
+	_ = x[7]
+	return uint64(uint8(x[0])) | uint64(uint8(x[1]))<<8 | uint64(uint8(x[2]))<<16 | uint64(uint8(x[3]))<<24 |
+		uint64(uint8(x[4]))<<32 | uint64(uint8(x[5]))<<40 | uint64(uint8(x[6]))<<48 | uint64(uint8(x[7]))<<56
 }
 
 // Stats sums the members' counters (Flips is -1 if any member has none).

@@ -308,3 +308,82 @@ func TestGeometric(t *testing.T) {
 		t.Errorf("Geometric(0.5, 2, 3) = %v", g)
 	}
 }
+
+// TestRungsAtRoundEnds: RoundEnd marks the last step of every round (each
+// SwapEvery-th on the step clock, once a round on the work clock), and
+// there RungEnergies and RungOverlaps are each rung's member's energy and
+// the two sets' overlap at that rung, hottest first, the last the
+// target's Energy and Overlap.
+func TestRungsAtRoundEnds(t *testing.T) {
+	kc := kernelCases[3] // metropolis on frustrated2d:L=4
+	m, err := model.Load(kc.spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cfg := range []replica.Config{
+		{Betas: replica.Geometric(0.2, 2, 5), SwapEvery: 3, Sets: 2},
+		{Betas: replica.Geometric(0.2, 2, 4), Work: 1.5, Sets: 2, KeepSpins: true},
+		{Betas: replica.Geometric(0.2, 2, 3), SwapEvery: 1, Sets: 1},
+	} {
+		c, _ := newChain(t, kc, cfg, 3)
+		ends := 0
+		var e, q []float64
+		for n := 1; n <= 600; n++ {
+			c.Step()
+			if !c.RoundEnd() {
+				if cfg.Work == 0 && n%cfg.SwapEvery == 0 {
+					t.Fatalf("%+v: step %d ends a round but RoundEnd is false", cfg, n)
+				}
+				continue
+			}
+			if cfg.Work == 0 && n%cfg.SwapEvery != 0 {
+				t.Fatalf("%+v: RoundEnd after step %d", cfg, n)
+			}
+			ends++
+			e, q = c.RungEnergies(e[:0]), c.RungOverlaps(q[:0])
+			R := len(cfg.Betas)
+			if len(e) != R || c.Rungs() != R || len(q) != R*(cfg.Sets-1) || c.Sets() != cfg.Sets {
+				t.Fatalf("%+v: %d energies and %d overlaps for %d rungs", cfg, len(e), len(q), R)
+			}
+			for k := range R {
+				if want := m.Sparse().Energy(c.RungSpins(0, k)); math.Abs(e[k]-want) > 1e-9 {
+					t.Fatalf("%+v: rung %d energy %v, its member's state has %v", cfg, k, e[k], want)
+				}
+				if cfg.Sets == 2 {
+					a, b := c.RungSpins(0, k), c.RungSpins(1, k)
+					s := 0
+					for i := range a {
+						s += int(a[i]) * int(b[i])
+					}
+					if want := float64(s) / float64(len(a)); q[k] != want {
+						t.Fatalf("%+v: rung %d overlap %v, its members' %v", cfg, k, q[k], want)
+					}
+				}
+			}
+			if e[R-1] != c.Energy() || cfg.Sets == 2 && q[R-1] != c.Overlap() {
+				t.Fatalf("%+v: target rung %v, %v; chain %v, %v", cfg, e[R-1], q, c.Energy(), c.Overlap())
+			}
+		}
+		if rep := c.Report(); ends < 10 || cfg.Work == 0 && ends != 600/cfg.SwapEvery || cfg.Work > 0 && float64(ends) != math.Round(600/rep.MeanRound) && ends != int(600/rep.MeanRound) {
+			t.Errorf("%+v: %d round ends in 600 steps (mean round %v)", cfg, ends, rep.MeanRound)
+		}
+	}
+}
+
+// TestOverlapWords: the overlap counted eight spins a word is the sum of
+// the products, for every length and pattern.
+func TestOverlapWords(t *testing.T) {
+	r := rng.Sub(1, 2, 3)
+	for n := 1; n < 80; n++ {
+		for range 20 {
+			a, b := randomSpins(r, n), randomSpins(r, n)
+			s := 0
+			for i := range a {
+				s += int(a[i]) * int(b[i])
+			}
+			if got, want := replica.Overlap(a, b), float64(s)/float64(n); got != want {
+				t.Fatalf("n = %d: overlap %v, want %v (%v, %v)", n, got, want, a, b)
+			}
+		}
+	}
+}

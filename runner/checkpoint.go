@@ -19,7 +19,7 @@ import (
 )
 
 // checkpointVersion changes whenever the format does.
-const checkpointVersion = 4
+const checkpointVersion = 5
 
 // checkpoint is the complete state of a trial at a block boundary.
 type checkpoint struct {
@@ -51,6 +51,11 @@ type checkpoint struct {
 	BurnIn  *int    `json:"burn_in,omitempty"`
 	BurnCPU float64 `json:"burn_cpu_seconds,omitempty"`
 	Adapt   *int    `json:"adapt,omitempty"`
+	// Every rung's record (replica exchange), its kept rounds apart.
+	Rungs        *summary.RungTrace `json:"rungs,omitempty"`
+	RungSteps    []int              `json:"rung_steps,omitempty"`
+	RungEnergies [][]float64        `json:"rung_energies,omitempty"`
+	RungOverlaps [][]float64        `json:"rung_overlaps,omitempty"`
 }
 
 // CheckpointPath is where trial t of sampler name checkpoints in dir.
@@ -76,6 +81,9 @@ func (t *trial) checkpoint(cpu, wall float64) error {
 		Steps: t.rec.Steps, Trace: t.rec.Trace, Moments: t.rec.Moments, Energies: t.rec.Energies, Magnetization: t.rec.Magnetization,
 		States: t.rec.States, StateEnergies: t.rec.StateEnergies, Overlap: t.rec.Overlap,
 		TuneRecord: t.rec.Tune, Cycles: t.rec.Cycles, Marginals: t.marg, CPUSeconds: cpu, Wall: wall}
+	if rt := t.rec.Rungs; rt != nil {
+		c.Rungs, c.RungSteps, c.RungEnergies, c.RungOverlaps = rt, rt.Steps, rt.E, rt.Q
+	}
 	if sf, ok := t.stateful(); ok {
 		c.State = sf.AppendState(nil)
 	}
@@ -136,6 +144,10 @@ func (t *trial) restore(cpu, wall *float64) (*checkpoint, error) {
 	t.base, t.rec.Energies, t.rec.States, t.rec.StateEnergies, t.rec.Tune = c.Base, c.Energies, c.States, c.StateEnergies, c.TuneRecord
 	t.rec.Steps, t.rec.Trace, t.rec.Moments = c.Steps, c.Trace, c.Moments
 	t.rec.Overlap, t.rec.Magnetization, t.rec.Cycles = c.Overlap, c.Magnetization, c.Cycles
+	if err := c.fitsRungs(t.cfg); err != nil {
+		return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: checkpoint does not fit the run: %v", path, err)}
+	}
+	t.rec.Rungs = c.Rungs
 	if (c.Marginals != nil) != (t.marg != nil) {
 		return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: checkpoint does not fit the run (marginals measured: %v, now: %v)", path, c.Marginals != nil, t.marg != nil)}
 	}
@@ -191,6 +203,24 @@ func (c *checkpoint) fitsTrace(capacity int) bool {
 	}
 	return tr.Kept.Valid() == nil && tr.Kept.Cap == capacity && c.Moments != nil &&
 		len(c.Energies) == tr.BurnIn.Kept+tr.Kept.Kept && (c.Overlap == nil || len(c.Overlap) == len(c.Energies))
+}
+
+// fitsRungs checks c's record of every rung against the run's ladder and
+// cap, and joins its kept rounds to it.
+func (c *checkpoint) fitsRungs(cfg *Config) error {
+	rt := c.Rungs
+	if rt == nil {
+		if cfg.Replicas.On() {
+			return errors.New("no record of the rungs")
+		}
+		return nil
+	}
+	rt.Steps, rt.E, rt.Q = c.RungSteps, c.RungEnergies, c.RungOverlaps
+	if !cfg.Replicas.On() || rt.Rungs != cfg.Replicas.R || (rt.Overlap2 != nil) != cfg.Replicas.Overlap || rt.Thinning.Cap != cfg.RungCap()&^1 {
+		return fmt.Errorf("a record of %d rungs (overlap %v, %d rounds kept at most) for a run of %d (overlap %v, %d)",
+			rt.Rungs, rt.Overlap2 != nil, rt.Thinning.Cap, cfg.Replicas.R, cfg.Replicas.Overlap, cfg.RungCap()&^1)
+	}
+	return rt.Valid(true)
 }
 
 // doneTuning marks a restored trial whose adaptation had finished.

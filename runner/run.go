@@ -19,6 +19,7 @@ import (
 
 	"sardonics/draws"
 	"sardonics/model"
+	"sardonics/replica"
 	"sardonics/rng"
 	"sardonics/sampler"
 	"sardonics/saw"
@@ -197,6 +198,12 @@ type trial struct {
 	full    *fullTrace // every step's observables, with SaveTrace
 	fullErr error      // the first error writing them
 
+	// ladder is the chain when it is replica exchange: every rung is
+	// recorded at the end of each round after the burn-in (rec.Rungs),
+	// from the buffers rungE and rungQ.
+	ladder       *replica.Chain
+	rungE, rungQ []float64
+
 	// burn is the steps discarded: cfg.Burn, or in a budget run
 	// unknownSteps until the trial's CPU fixes it (see clock), burnCPU the
 	// CPU at its end (-1 until then); adapt is half the burn-in, during
@@ -235,6 +242,7 @@ func (t *trial) build(spins []int8) error {
 	}
 	t.ch, t.release, t.w0 = ch, release, workerCPU(ch)
 	t.overlap = nil
+	t.ladder, _ = ch.(*replica.Chain)
 	// A chain that keeps its sum of spins is asked for it; the others'
 	// spins are summed after every step (sampler.SpinSum, O(N/8), against
 	// a step of N updates for the sweeping samplers).
@@ -282,6 +290,9 @@ func (t *trial) step() {
 	n := t.rec.Steps
 	if n > t.burn {
 		t.record(&t.rec.Trace.Kept, true)
+		if t.ladder != nil && t.ladder.RoundEnd() {
+			t.recordRungs()
+		}
 	} else {
 		t.record(&t.rec.Trace.BurnIn, false)
 	}
@@ -361,6 +372,27 @@ func (t *trial) record(th *draws.Thinning, kept bool) {
 	}
 }
 
+// recordRungs adds every rung's energy and, with two sets, overlap at the
+// end of the round that ended at this step to rec.Rungs.
+func (t *trial) recordRungs() {
+	t.rungE = t.ladder.RungEnergies(t.rungE[:0])
+	t.rungQ = t.ladder.RungOverlaps(t.rungQ[:0])
+	t.rec.Rungs.Add(t.rec.Steps, t.rungE, t.rungQ)
+}
+
+// RungCap is the most swap rounds a trial keeps of every rung (package
+// draws thins them as it does the steps): a quarter of the kept steps'
+// cap, and at most 8 times that cap in values of all rungs together
+// (energies and overlaps), so that a long ladder's record stays within a
+// few times the target's; at least draws.MinCap.
+func (cfg *Config) RungCap() int {
+	values := max(1, cfg.Replicas.R)
+	if cfg.Replicas.Overlap {
+		values *= 2
+	}
+	return max(draws.MinCap, min(cfg.traceCap()/4, 8*cfg.traceCap()/values))
+}
+
 // traceCap is the most kept draws of a trial's phase.
 func (cfg *Config) traceCap() int {
 	if cfg.TraceCap > 0 {
@@ -425,6 +457,9 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 	// TraceCap of each phase, whatever the steps.
 	if t.rec.Trace == nil {
 		t.rec.Trace = &summary.Trace{BurnIn: draws.New(0, cfg.traceCap())}
+	}
+	if t.ladder != nil && t.rec.Rungs == nil {
+		t.rec.Rungs = summary.NewRungTrace(t.ladder.Rungs(), t.ladder.Sets(), cfg.RungCap())
 	}
 	if c := 2 * cfg.traceCap(); !cfg.budget() {
 		c = min(c, cfg.Steps)
@@ -710,7 +745,7 @@ func runOrLoad(cfg *Config, name string, t int) (*summary.TrialRecord, error) {
 			// A trial of a version before the magnetization was
 			// recorded runs again (to the same energies).
 			if err == nil && r.Observables != nil && r.Trace != nil && r.Trace.BurnIn.Cap == cfg.traceCap() &&
-				len(r.Magnetization) == len(r.Energies) && (r.Marginals != nil) == cfg.Marginals &&
+				len(r.Magnetization) == len(r.Energies) && (r.Marginals != nil) == cfg.Marginals && (r.Rungs != nil) == cfg.Replicas.On() &&
 				(!cfg.budget() && r.Budget == nil && r.Steps == cfg.Steps ||
 					cfg.budget() && r.Budget != nil && r.Budget.CPUSeconds == cfg.TrialBudget && r.Budget.Steps == r.Steps) {
 				cfg.progress.restored(-1, int64(r.Steps), r.CPUSeconds)

@@ -73,6 +73,10 @@ type TrialRecord struct {
 	// Overlap is the spin overlap q after each kept step (replica exchange
 	// with two sets), written to overlap.csv.
 	Overlap []float64 `json:"-"`
+	// Rungs is every rung's energy (and overlap) at the end of each swap
+	// round after the burn-in (replica exchange; rungs.csv; nil in folders
+	// of versions before it).
+	Rungs *RungTrace `json:"rungs,omitempty"`
 	// Observables are the model facts the summary's observables need and
 	// the trial's own estimates of them (nil in folders of versions
 	// before them).

@@ -7,15 +7,20 @@ import (
 	"os"
 	"path/filepath"
 
-	"sardonics/draws"
 	"sardonics/report"
 )
 
-// writeReplicaFiles writes overlap.csv (q after each step) and walk.csv
-// (the rung of member 0 after each swap round) into trial folder td.
+// writeReplicaFiles writes overlap.csv (q after each kept step), rungs.csv
+// (every rung at the end of each kept swap round) and walk.csv (the rung
+// of member 0 after each swap round) into trial folder td.
 func writeReplicaFiles(td string, r *TrialRecord) error {
 	if len(r.Overlap) > 0 {
 		if err := writeColumn(filepath.Join(td, "overlap.csv"), "step,q", r.stepOf, r.Overlap); err != nil {
+			return err
+		}
+	}
+	if r.Rungs != nil {
+		if err := writeRungs(td, r.Rungs); err != nil {
 			return err
 		}
 	}
@@ -36,6 +41,11 @@ func readReplicaFiles(td string, r *TrialRecord) error {
 		return err
 	}
 	r.Overlap = q
+	if r.Rungs != nil {
+		if err := readRungs(td, r); err != nil {
+			return err
+		}
+	}
 	if r.Replica == nil {
 		return nil
 	}
@@ -61,11 +71,27 @@ type ReplicaSummary struct {
 	// RoundTripsPerTrial is the mean number of hottest -> target ->
 	// hottest journeys after burn-in (all replicas of a trial together).
 	RoundTripsPerTrial float64 `json:"round_trips_per_trial"`
-	// Binder is the Binder ratio g = (3 - <q^4>/<q^2>^2)/2 of the overlap
-	// over the kept steps of all trials (with --overlap; null otherwise).
-	Binder *float64 `json:"binder,omitempty"`
-	// Q2 is <q^2> over the same steps.
-	Q2 *float64 `json:"q2_mean,omitempty"`
+	// With two sets (--overlap), the overlap q of their target replicas
+	// after every step after the burn-in (see the comment above
+	// overlapStats): <q^2>, <|q|>, the Binder ratio g = (3 -
+	// <q^4>/<q^2>^2)/2 and the spin-glass susceptibility chi_SG = N <q^2>,
+	// each with its standard error, ESS and R-hat (absent without
+	// --overlap).
+	Q2     *Estimate `json:"q2,omitempty"`
+	AbsQ   *Estimate `json:"abs_q,omitempty"`
+	Binder *Estimate `json:"binder,omitempty"`
+	ChiSG  *Estimate `json:"chi_sg,omitempty"`
+	// Spins is N in chi_SG and q (0: not known).
+	Spins int `json:"spins,omitempty"`
+	// PerRung is every rung's energy (and with --overlap q^2 and g) at the
+	// end of each swap round after the burn-in, hottest first, pooled over
+	// the trials (see rungStats); absent with PerRungNote saying why.
+	PerRung     []RungSummary `json:"per_rung,omitempty"`
+	PerRungNote string        `json:"per_rung_note,omitempty"`
+	// LadderNote says, when the trials' ladders differ (adaptive ladders
+	// move per trial), that Ladder and per_rung's beta are the first
+	// trial's while per_rung pools rung k of every trial.
+	LadderNote string `json:"ladder_note,omitempty"`
 	// RungsNeeded is the most rungs any trial's ladder said its range
 	// needs for swap acceptance 0.23 (replica.Report.RungsNeeded; 0: not
 	// known), RungsNeededFrom what it was estimated from.
@@ -109,21 +135,17 @@ func summarizeReplica(recs []*TrialRecord, burn int) *ReplicaSummary {
 			}
 		}
 	}
-	// <q^2> and <q^4> over every step after burn-in (package draws).
-	if _, _, q2 := overlapMoments(recs, burn); len(q2) > 0 {
-		var n int64
-		for _, m := range q2 {
-			n += m.N
+	worst := 0.0
+	for _, r := range recs[1:] {
+		if r.Replica == nil || len(r.Replica.Ladder) != len(r0.Ladder) {
+			continue
 		}
-		if n > 0 {
-			m2 := draws.PooledMean(q2)
-			m4 := draws.PooledVariance(q2) + m2*m2
-			s.Q2 = &m2
-			if m2 > 0 {
-				g := (3 - m4/(m2*m2)) / 2
-				s.Binder = &g
-			}
+		for k, b := range r.Replica.Ladder {
+			worst = max(worst, math.Abs(b-r0.Ladder[k]))
 		}
+	}
+	if worst > 0 {
+		s.LadderNote = fmt.Sprintf("the trials' ladders differ (adapted per trial, by up to %.3g in beta): ladder and per_rung's beta are trial %d's, and per_rung pools rung k of every trial", worst, recs[0].Trial)
 	}
 	return s
 }

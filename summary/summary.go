@@ -366,6 +366,10 @@ func Summarize(name string, recs []*TrialRecord, steps, burn int, wall float64) 
 	collect(nd)
 	res.energy(recs, p, kept)
 	res.observables(recs, p, kept)
+	if res.Replica != nil {
+		res.Replica.overlapStats(recs, p, burn, kept)
+		res.Replica.rungStats(recs)
+	}
 	res.trend(kept) // after the others: its transforms are a quarter as long
 	res.marginals(recs)
 	collect(nd)
