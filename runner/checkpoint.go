@@ -45,6 +45,7 @@ type checkpoint struct {
 	TuneRecord    *summary.TuneRecord   `json:"tune_done,omitempty"` // the finished adaptation
 	Cycles        *replica.CycleTuning  `json:"cycles,omitempty"`    // a single hybrid chain's tuned cycle
 	CPUSeconds    float64               `json:"cpu_seconds"`
+	WaitCPU       float64               `json:"wait_cpu_seconds"`
 	Wall          float64               `json:"wall_seconds"`
 	// A budget trial's burn-in (with the CPU when it ended) and the steps
 	// of its ladder's adaptation, once its CPU has fixed them.
@@ -80,7 +81,7 @@ func (t *trial) checkpoint(cpu, wall float64) error {
 		Spins: t.ch.Spins(), RNG: rs, Base: t.base,
 		Steps: t.rec.Steps, Trace: t.rec.Trace, Moments: t.rec.Moments, Energies: t.rec.Energies, Magnetization: t.rec.Magnetization,
 		States: t.rec.States, StateEnergies: t.rec.StateEnergies, Overlap: t.rec.Overlap,
-		TuneRecord: t.rec.Tune, Cycles: t.rec.Cycles, Marginals: t.marg, CPUSeconds: cpu, Wall: wall}
+		TuneRecord: t.rec.Tune, Cycles: t.rec.Cycles, Marginals: t.marg, CPUSeconds: cpu, WaitCPU: t.waitCPU(), Wall: wall}
 	if rt := t.rec.Rungs; rt != nil {
 		c.Rungs, c.RungSteps, c.RungEnergies, c.RungOverlaps = rt, rt.Steps, rt.E, rt.Q
 	}
@@ -188,6 +189,7 @@ func (t *trial) restore(cpu, wall *float64) (*checkpoint, error) {
 		}
 	}
 	*cpu, *wall = c.CPUSeconds, c.Wall
+	t.waitPrev = c.WaitCPU
 	return c, nil
 }
 

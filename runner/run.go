@@ -173,6 +173,20 @@ func workerCPU(ch sampler.Chain) float64 {
 	return 0
 }
 
+// waitCPU is the CPU time the chain's threads spent waiting for each
+// other rather than computing (spinning, parking and waking: replica
+// exchange's workers, the parallel engine's sections), part of the
+// thread and worker CPU; 0 for chains that run on the caller's thread.
+func waitCPU(ch sampler.Chain) float64 {
+	if w, ok := ch.(interface{ WaitCPUSeconds() float64 }); ok {
+		return w.WaitCPUSeconds()
+	}
+	return 0
+}
+
+// waitCPU is the trial's waiting so far (see the function waitCPU).
+func (t *trial) waitCPU() float64 { return t.waitPrev + waitCPU(t.ch) - t.wait0 }
+
 // Block is the number of steps between checkpoint opportunities. A chain
 // that cannot save its state (see sampler.Stateful) is also rebuilt from
 // its spins at every block boundary, so that every derived quantity is a
@@ -215,6 +229,11 @@ type trial struct {
 	// trial's earlier CPU, the workers' CPU of the chains released and
 	// of the current chain when it was built.
 	cpu0, prevCPU, workerPrev, w0 float64
+	// The waiting clock (waitCPU): the CPU the chains' threads spent
+	// waiting for each other, of the chains released (a resumed trial's
+	// earlier waiting included) and of the current chain when it was
+	// built.
+	waitPrev, wait0 float64
 	// A budget trial reads its clock after step nextCheck (see clock),
 	// the last reading being lastCPU after step lastSteps.
 	nextCheck, lastSteps int
@@ -233,6 +252,7 @@ func (t *trial) build(spins []int8) error {
 	if t.release != nil {
 		// Its workers' CPU is the trial's (read before they stop).
 		t.workerPrev += workerCPU(t.ch) - t.w0
+		t.waitPrev += waitCPU(t.ch) - t.wait0
 		t.release()
 		t.ch, t.release = nil, nil
 	}
@@ -240,7 +260,7 @@ func (t *trial) build(spins []int8) error {
 	if err != nil {
 		return err
 	}
-	t.ch, t.release, t.w0 = ch, release, workerCPU(ch)
+	t.ch, t.release, t.w0, t.wait0 = ch, release, workerCPU(ch), waitCPU(ch)
 	t.overlap = nil
 	t.ladder, _ = ch.(*replica.Chain)
 	// A chain that keeps its sum of spins is asked for it; the others'
@@ -593,6 +613,7 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 	}
 	t.rec.WallSeconds = prevWall + time.Since(start).Seconds()
 	t.rec.CPUSeconds = t.cpu()
+	t.rec.WaitCPUSeconds = t.waitCPU()
 	return t.rec, nil
 }
 

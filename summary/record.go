@@ -51,11 +51,15 @@ type TrialRecord struct {
 	// SaveEvery is the thinning of the saved states (--save-every: one
 	// state in SaveEvery steps after the burn-in); SavedStates and
 	// DistinctStates count the rows of states.npy and samples.npz.
-	SaveEvery      int         `json:"save_every,omitempty"`
-	SavedStates    int         `json:"saved_states,omitempty"`
-	DistinctStates int         `json:"distinct_states,omitempty"`
-	WallSeconds    float64     `json:"wall_seconds"`
-	CPUSeconds     float64     `json:"cpu_seconds"`
+	SaveEvery      int     `json:"save_every,omitempty"`
+	SavedStates    int     `json:"saved_states,omitempty"`
+	DistinctStates int     `json:"distinct_states,omitempty"`
+	WallSeconds    float64 `json:"wall_seconds"`
+	CPUSeconds     float64 `json:"cpu_seconds"`
+	// WaitCPUSeconds is the part of CPUSeconds the trial's threads spent
+	// waiting for each other (spinning, parking, waking) rather than
+	// computing; 0 for chains on one thread.
+	WaitCPUSeconds float64     `json:"wait_cpu_seconds"`
 	Flips          int64       `json:"flips"`
 	Proposed       int64       `json:"proposed"`
 	Accepted       int64       `json:"accepted"`

@@ -282,11 +282,12 @@ func acfLags(taus []float64, x [][]float64) int {
 // sampler's wall time in this process, 0 to sum the trials'), ESS per
 // CPU-second, acceptance, flips, the settings and the best tuning reward.
 func (res *Result) work(recs []*TrialRecord, wall float64) {
-	var cpu, twall float64
+	var cpu, twall, wait float64
 	var flips, prop, acc int64
 	flipsOK := true
 	for _, r := range recs {
 		cpu += r.CPUSeconds
+		wait += r.WaitCPUSeconds
 		twall += r.WallSeconds
 		flipsOK = flipsOK && r.Flips >= 0
 		flips += r.Flips
@@ -300,6 +301,7 @@ func (res *Result) work(recs []*TrialRecord, wall float64) {
 		}
 	}
 	res.CPUSeconds = cpu
+	res.WaitCPUSeconds = wait
 	res.WallSeconds = wall
 	if wall == 0 {
 		res.WallSeconds = twall

@@ -71,6 +71,10 @@ type Result struct {
 	RhatNote    string   `json:"rhat_note,omitempty"`
 	WallSeconds float64  `json:"wall_seconds"`
 	CPUSeconds  float64  `json:"cpu_seconds"` // summed over the trials
+	// WaitCPUSeconds is the part of CPUSeconds the trials' threads spent
+	// waiting for each other (replica workers, engine sections: spinning,
+	// parking and waking) rather than computing.
+	WaitCPUSeconds float64 `json:"wait_cpu_seconds"`
 	// ESSPerCPUSecond is ESS / CPUSeconds.
 	ESSPerCPUSecond     float64  `json:"ess_per_cpu_second"`
 	ESSPerCPUSecondNote string   `json:"ess_per_cpu_second_note,omitempty"`
