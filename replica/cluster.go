@@ -442,9 +442,9 @@ type ClusterReport struct {
 
 // ClusterRung is the cluster move at one rung. Counts are after burn-in.
 type ClusterRung struct {
-	Beta float64 `json:"beta"`
-	On   bool    `json:"on"`    // whether the move runs at this rung after burn-in
-	Runs int64   `json:"tries"` // rounds in which it ran
+	Beta  float64 `json:"beta"`
+	On    bool    `json:"on"`    // whether the move runs at this rung after burn-in
+	Tries int64   `json:"tries"` // rounds in which it ran
 	// Moves are the moves made: the tries that found a q = -1 site.
 	Moves int64 `json:"moves"`
 	// MeanSize is the mean number of sites a move flipped, and MeanShare
@@ -487,7 +487,7 @@ func (c *Chain) clusterReport() *ClusterReport {
 	}
 	for k, beta := range c.betas {
 		a := x.after[k]
-		r := ClusterRung{Beta: beta, On: x.decided && x.runs(k, beta), Runs: a.rounds, Moves: a.moves,
+		r := ClusterRung{Beta: beta, On: x.decided && x.runs(k, beta), Tries: a.rounds, Moves: a.moves,
 			MeanSize: ratio(float64(a.sites), float64(a.moves)), MeanShare: ratio(a.share, float64(a.moves)),
 			QMinus: ratio(float64(a.minus), n*float64(a.rounds))}
 		if x.betaMin == 0 {

@@ -14,6 +14,7 @@ import (
 	"sardonics/model"
 	"sardonics/replica"
 	"sardonics/rng"
+	"sardonics/sampler"
 )
 
 // tinyModel is an Ising model of n spins on a ring with the given chords,
@@ -475,15 +476,15 @@ func TestICMChoosesRungs(t *testing.T) {
 		var tries int64
 		for k, r := range rep.Rungs {
 			t.Logf("%s rung %d beta %.3f: on %v, burn-in share %.3f, cluster fraction %.3f, q=-1 fraction %.3f; after: tries %d, moves %d, mean size %.1f",
-				tc.spec, k, r.Beta, r.On, deref(r.BurnShare), deref(r.BurnFraction), deref(r.BurnQMinus), r.Runs, r.Moves, deref(r.MeanSize))
+				tc.spec, k, r.Beta, r.On, deref(r.BurnShare), deref(r.BurnFraction), deref(r.BurnQMinus), r.Tries, r.Moves, deref(r.MeanSize))
 			if r.BurnTries == 0 || r.On != (r.BurnShare == nil || *r.BurnShare <= replica.MaxClusterShare) {
 				t.Errorf("%s rung %d: on %v against the measured share %v over %d tries", tc.spec, k, r.On, deref(r.BurnShare), r.BurnTries)
 			}
 			if r.On && tries == 0 {
-				tries = r.Runs
+				tries = r.Tries
 			}
-			if r.On && (r.Runs < 2900 || r.Runs != tries || r.Moves > r.Runs) || !r.On && r.Runs != 0 {
-				t.Errorf("%s rung %d (on %v): %d tries, %d moves after burn-in", tc.spec, k, r.On, r.Runs, r.Moves)
+			if r.On && (r.Tries < 2900 || r.Tries != tries || r.Moves > r.Tries) || !r.On && r.Tries != 0 {
+				t.Errorf("%s rung %d (on %v): %d tries, %d moves after burn-in", tc.spec, k, r.On, r.Tries, r.Moves)
 			}
 		}
 		if rep.Rungs[0].On != tc.hotOn {
@@ -496,8 +497,8 @@ func TestICMChoosesRungs(t *testing.T) {
 			c2.Step()
 		}
 		for k, r := range c2.Report().Cluster.Rungs {
-			if r.On != (k >= 5) || r.BurnShare != nil || (r.Runs > 0) != (k >= 5) {
-				t.Errorf("%s --cluster-beta-min: rung %d on %v, burn-in share %v, tries %d", tc.spec, k, r.On, r.BurnShare, r.Runs)
+			if r.On != (k >= 5) || r.BurnShare != nil || (r.Tries > 0) != (k >= 5) {
+				t.Errorf("%s --cluster-beta-min: rung %d on %v, burn-in share %v, tries %d", tc.spec, k, r.On, r.BurnShare, r.Tries)
 			}
 		}
 	}
@@ -574,5 +575,49 @@ func TestICMConfig(t *testing.T) {
 		if _, err := replica.New(cfg, builder("metropolis", m, "", 0), rng.Sub(1, 0, 0), randomSpins(rng.Sub(1, 0, 1), m.Variables())); err == nil {
 			t.Errorf("%+v: no error", cfg)
 		}
+	}
+}
+
+// noFlip is a member without sampler.Flipper: the cluster move resets it.
+type noFlip struct {
+	sampler.Tempered
+	rs sampler.Resetter
+}
+
+func (n noFlip) Reset(s []int8) { n.rs.Reset(s) }
+
+// TestICMResetsMembersWithoutFlipSites: members that cannot flip sites in
+// place are Reset to their flipped spins, with the same chain as a result
+// (Metropolis on an integer model: exact energies).
+func TestICMResetsMembersWithoutFlipSites(t *testing.T) {
+	kc := kernelCase{"metropolis", "frustrated2d:L=5,seed=2", "metropolis", "", 0}
+	m, _ := model.Load(kc.spec)
+	cfg := replica.Config{Betas: replica.Geometric(0.3, 2, 4), SwapEvery: 2, Sets: 2}
+	withICM(t, kc, 0.3, 0)(&cfg)
+	build := builder("metropolis", m, "", 0)
+	wrapped := func(beta float64, r *rand.PCG, init []int8) (sampler.Chain, func(), error) {
+		ch, rel, err := build(beta, r, init)
+		if err != nil {
+			return nil, rel, err
+		}
+		return noFlip{ch.(sampler.Tempered), ch.(sampler.Resetter)}, rel, nil
+	}
+	var traces [2][]float64
+	for i, b := range []replica.Builder{build, wrapped} {
+		c, err := replica.New(cfg, b, rng.Sub(4, 0, 1), randomSpins(rng.Sub(4, 0, 0), m.Variables()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		traces[i], _ = trace(c, 400)
+		if _, ok := c.RungChain(0, 0).(sampler.Flipper); ok == (i == 1) {
+			t.Fatalf("builder %d: member is a Flipper: %v", i, ok)
+		}
+		if c.Report().Cluster.Rungs[3].Moves == 0 {
+			t.Errorf("builder %d: no move at the target", i)
+		}
+		c.Close()
+	}
+	if !slices.Equal(traces[0], traces[1]) {
+		t.Error("members reset by the move ran another chain than members that flip in place")
 	}
 }

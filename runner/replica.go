@@ -135,18 +135,18 @@ func (rc ReplicaConfig) checkCluster(m *model.Model) error {
 		return &sampler.UsageError{Msg: fmt.Sprintf("--cluster-beta-min %g (expected a beta >= 0; 0 chooses the rungs during the burn-in)", rc.ClusterBetaMin)}
 	}
 	if m != nil {
-		if why := DenseCoupling(m); why != "" {
+		if why := denseCoupling(m); why != "" {
 			return &sampler.UsageError{Msg: fmt.Sprintf("--cluster icm cannot help on %s: %s, so every q = -1 site is coupled to the others and the cluster is the whole q = -1 set, whose flip in both replicas only exchanges them; the move is for sparse models (lattices, chimera, sparse .txt and .qubo files)", m.Spec, why)}
 		}
 	}
 	return nil
 }
 
-// DenseCoupling says how m is dense ("" if it is not): at least
+// denseCoupling says how m is dense ("" if it is not): at least
 // model.DenseMinDensity of its pairs coupled (nonzero) with a mean degree
 // of at least model.DenseMinDegree, the thresholds of the dense engines
 // (an RBM's couplings are its nonzero weights).
-func DenseCoupling(m *model.Model) string {
+func denseCoupling(m *model.Model) string {
 	n, pairs := m.Variables(), m.Interactions()
 	if r := m.RBM; r != nil {
 		pairs = 0
