@@ -94,10 +94,10 @@
 // visiting only the cluster and its boundary, and flips it in both members
 // through sampler.Flipper (O(the cluster's degrees); a member without it is
 // Reset). It allocates nothing (the queue and marks are made once). It
-// costs about 35-45 ns per cluster site against 10 ns per site of a
-// Metropolis sweep (BenchmarkICM, spinglass2d:L=32 and spinglass3d:L=8): 0.4
+// costs 30-50 ns per cluster site against 10 ns per site of a Metropolis
+// sweep (BenchmarkICM, spinglass2d:L=32 and spinglass3d:L=8): a third of a
 // sweep where clusters hold a tenth of the sites (the hot rungs of the 2D
-// glass), 1-2 sweeps where they hold a third to a half. The members'
+// glass), 1.4 sweeps where they hold a third, 3.7 where nine tenths. The members'
 // counters are untouched, so the work clock does not count it; its CPU is
 // the caller's thread's.
 //
