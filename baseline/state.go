@@ -31,6 +31,7 @@ import (
 var (
 	_ sampler.Stateful = (*single)(nil)
 	_ sampler.Resetter = (*single)(nil)
+	_ sampler.Flipper  = (*single)(nil)
 	_ sampler.Stateful = (*rbmSingle)(nil)
 	_ sampler.Resetter = (*rbmSingle)(nil)
 	_ sampler.Stateful = (*denseSingle)(nil)
@@ -167,6 +168,87 @@ func (c *single) Reset(spins []int8) {
 	} else {
 		c.e = c.m.Energy(c.s)
 	}
+}
+
+// FlipSites flips the spins at idx one after the other (see
+// sampler.Flipper), adding each flip's energy change 2 s_i f_i: in integer
+// units on the table path, so the energy stays exact; O(the sites'
+// degrees), allocating nothing; the counters are kept.
+func (c *single) FlipSites(idx []int32) {
+	switch {
+	case c.rows4 != nil:
+		c.eInt += flip4(c.rows4, c.s16, idx)
+	case c.rows6 != nil:
+		c.eInt += flip6(c.rows6, c.s16, idx)
+	case c.table:
+		c.eInt += flipInt(c.s, c.start, c.nb, c.hInt, idx)
+	default:
+		c.e += flipFloat(c.s, c.start, c.nbF, c.m.H, idx)
+	}
+}
+
+// flip4 is flipInt on the fast sweeps' rows of degree 4 (lattices in 2D):
+// the row unrolled, the spins read through the fixed-size buffer, about
+// 2x faster than the CSR loop.
+func flip4(rows []row4, sa *[fastSpan]int8, idx []int32) int64 {
+	var d int64
+	for _, l := range idx {
+		r := &rows[l]
+		f := r.h + r.w[0]*int32(sa[r.j[0]]) + r.w[1]*int32(sa[r.j[1]]) +
+			r.w[2]*int32(sa[r.j[2]]) + r.w[3]*int32(sa[r.j[3]])
+		sl := sa[uint16(l)]
+		d += int64(sl) * int64(f)
+		sa[uint16(l)] = -sl
+	}
+	return 2 * d
+}
+
+// flip6 is flip4 for degree 6 (3D lattices).
+func flip6(rows []row6, sa *[fastSpan]int8, idx []int32) int64 {
+	var d int64
+	for _, l := range idx {
+		r := &rows[l]
+		f := r.h + r.w[0]*int32(sa[r.j[0]]) + r.w[1]*int32(sa[r.j[1]]) +
+			r.w[2]*int32(sa[r.j[2]]) + r.w[3]*int32(sa[r.j[3]]) +
+			r.w[4]*int32(sa[r.j[4]]) + r.w[5]*int32(sa[r.j[5]])
+		sl := sa[uint16(l)]
+		d += int64(sl) * int64(f)
+		sa[uint16(l)] = -sl
+	}
+	return 2 * d
+}
+
+// flipInt flips the spins at idx one after the other and returns the
+// energy change in units (FlipSites's table path; few live values, so
+// that the loop keeps them in registers: with FlipSites's fields in the
+// loop it spilled and ran 1.5x slower).
+func flipInt(s []int8, start []int32, nb []nbr, h []int32, idx []int32) int64 {
+	var d int64
+	for _, l := range idx {
+		f := h[l]
+		for _, x := range nb[start[l]:start[l+1]] {
+			f += x.w * int32(s[x.j])
+		}
+		sl := s[l]
+		d += int64(sl) * int64(f)
+		s[l] = -sl
+	}
+	return 2 * d
+}
+
+// flipFloat is flipInt with real couplings (FlipSites's float path).
+func flipFloat(s []int8, start []int32, nb []nbrF, h []float64, idx []int32) float64 {
+	d := 0.0
+	for _, l := range idx {
+		f := h[l]
+		for _, x := range nb[start[l]:start[l+1]] {
+			f += x.w * float64(s[x.j])
+		}
+		sl := s[l]
+		d += float64(sl) * f
+		s[l] = -sl
+	}
+	return 2 * d
 }
 
 func (c *rbmSingle) tag() uint64 {

@@ -18,6 +18,8 @@ type replicaFlags struct {
 	tuneSeconds float64
 	ladder      string
 	overlap     bool
+	cluster     string
+	clusterBeta float64
 }
 
 func (f *replicaFlags) register(fs *flag.FlagSet) {
@@ -28,6 +30,8 @@ func (f *replicaFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.tuneSeconds, "tune-cycles", 1, "hybrid without --mix: modelled CPU `SECONDS` per candidate cycle when the burn-in chooses each rung's cycle (or, without --replicas, the chain's, at half the burn-in); candidates clearly worse after a quarter of it are dropped")
 	fs.StringVar(&f.ladder, "ladder", "geometric", "replica temperatures: geometric; adaptive (moved during the first half of the burn-in to even out swap acceptance, then fixed); or variance (moved during the first half of the burn-in so that delta-beta times the energy's standard deviation is the same between neighbours, then fixed; stats.json says how many replicas the range needs)")
 	fs.BoolVar(&f.overlap, "overlap", false, "replica exchange with two independent sets of replicas: write the spin overlap q of their target replicas per step (overlap.csv, overlap.png, Binder ratio)")
+	fs.StringVar(&f.cluster, "cluster", "", "`MOVE` between the two sets of replicas (--overlap) after every swap round: icm, Houdayer's cluster move (the connected cluster of sites where the two replicas at a rung differ, around a random one of them, flipped in both; always accepted); run at the rungs where the burn-in measures that its clusters do not cover most of those sites, or --cluster-beta-min's; sparse models only")
+	fs.Float64Var(&f.clusterBeta, "cluster-beta-min", 0, "with --cluster: run the move at every replica with beta >= `B` instead of choosing the rungs during the burn-in (0: choose)")
 }
 
 // apply sets cfg.Replicas for ncpu usable CPUs; cfg's trials at once,
@@ -39,8 +43,8 @@ func (f *replicaFlags) apply(cfg *runner.Config, ncpu int) error {
 	case f.r == 1: // it used to run single chains silently, while --overlap with it was refused
 		return usagef("--replicas 1: replica exchange needs at least 2 replicas; omit --replicas for single chains")
 	case f.r == 0:
-		if f.overlap || f.ladder != "geometric" || f.betaMin != 0 || f.swapEvery != 0 || f.swapWork != 0 {
-			return usagef("--beta-min, --swap-every, --swap-work, --ladder and --overlap need --replicas R (R >= 2)")
+		if f.overlap || f.ladder != "geometric" || f.betaMin != 0 || f.swapEvery != 0 || f.swapWork != 0 || f.cluster != "" || f.clusterBeta != 0 {
+			return usagef("--beta-min, --swap-every, --swap-work, --ladder, --overlap, --cluster and --cluster-beta-min need --replicas R (R >= 2)")
 		}
 		if !(f.tuneSeconds > 0) || math.IsInf(f.tuneSeconds, 0) {
 			return usagef("--tune-cycles %g (expected modelled CPU seconds > 0 per candidate)", f.tuneSeconds)
@@ -73,7 +77,11 @@ func (f *replicaFlags) apply(cfg *runner.Config, ncpu int) error {
 	case f.ladder != "geometric" && cfg.TrialBudget == 0 && cfg.Burn < 2*64*max(f.swapEvery, 10):
 		return usagef("--ladder %s moves the rungs during the first half of --burn (%d): give a burn-in of at least %d steps (64 swap rounds)", f.ladder, cfg.Burn, 2*64*max(f.swapEvery, 10))
 	}
-	rc := runner.ReplicaConfig{R: f.r, BetaMin: f.betaMin, SwapEvery: f.swapEvery, Work: f.swapWork, Adaptive: f.ladder != "geometric", Variance: f.ladder == "variance", Overlap: f.overlap}
+	if err := f.checkCluster(cfg); err != nil {
+		return err
+	}
+	rc := runner.ReplicaConfig{R: f.r, BetaMin: f.betaMin, SwapEvery: f.swapEvery, Work: f.swapWork, Adaptive: f.ladder != "geometric", Variance: f.ladder == "variance", Overlap: f.overlap,
+		Cluster: f.cluster, ClusterBetaMin: f.clusterBeta}
 	// hybrid without --mix: the burn-in chooses each rung's cycle.
 	if slices.Contains(cfg.Samplers, "hybrid") && cfg.SAW.Mix == [2]int{} {
 		rc.TuneCycles, rc.TuneSeconds = true, f.tuneSeconds
@@ -94,6 +102,29 @@ func (f *replicaFlags) apply(cfg *runner.Config, ncpu int) error {
 	// parallel between swaps.
 	rc.Workers = max(1, min(f.r*sets, ncpu/max(1, cfg.Threads)))
 	cfg.Replicas = rc
+	return nil
+}
+
+// checkCluster checks --cluster and --cluster-beta-min against the rest of
+// the run (replicas on; the model's part is runner's Check).
+func (f *replicaFlags) checkCluster(cfg *runner.Config) error {
+	switch {
+	case f.cluster == "":
+		if f.clusterBeta != 0 {
+			return usagef("--cluster-beta-min %g needs --cluster icm", f.clusterBeta)
+		}
+		return nil
+	case f.cluster != runner.ClusterICM:
+		return usagef("--cluster %q (expected icm)", f.cluster)
+	case !f.overlap:
+		return usagef("--cluster icm moves clusters between two sets of replicas at the same temperature: give --overlap for the second set")
+	case math.IsNaN(f.clusterBeta) || math.IsInf(f.clusterBeta, 0) || f.clusterBeta < 0:
+		return usagef("--cluster-beta-min %g (expected a beta >= 0; 0 chooses the rungs during the burn-in)", f.clusterBeta)
+	case f.clusterBeta > cfg.Beta:
+		return usagef("--cluster-beta-min %g is above the target beta %g: no replica would run the move", f.clusterBeta, cfg.Beta)
+	case f.clusterBeta == 0 && (cfg.TrialBudget == 0 && cfg.Burn < 2 || cfg.TrialBudget > 0 && cfg.BurnFraction == 0):
+		return usagef("--cluster icm chooses its replicas from what it measures during the burn-in, and this run has none: give a burn-in (--burn, or --burn-fraction above 0 with --budget) or --cluster-beta-min B")
+	}
 	return nil
 }
 
@@ -118,6 +149,12 @@ func (f *replicaFlags) describe(cfg *runner.Config) string {
 	s := fmt.Sprintf("; replica exchange: %d replicas from beta %g (%s ladder), swaps %s", rc.R, rc.BetaMin, f.ladder, every)
 	if rc.Overlap {
 		s += ", two sets for the overlap"
+	}
+	switch {
+	case rc.Cluster != "" && rc.ClusterBetaMin > 0:
+		s += fmt.Sprintf(", the cluster move %s between them at every replica from beta %g", rc.Cluster, rc.ClusterBetaMin)
+	case rc.Cluster != "":
+		s += fmt.Sprintf(", the cluster move %s between them at the replicas the burn-in chooses", rc.Cluster)
 	}
 	if rc.TuneCycles {
 		s += fmt.Sprintf(", each rung's hybrid cycle chosen during the burn-in (%g s per candidate)", rc.TuneSeconds)

@@ -333,8 +333,20 @@ Metropolis rule every --swap-every steps; a step is one step of every
 replica. Statistics and traces are the target replica's; stats.json adds
 the ladder, swap acceptance and round trips, replicas.png shows them.
 --overlap runs two independent sets and writes the overlap q of their
-target replicas (overlap.csv, overlap.png, Binder ratio). CPUs the trials
-at once leave free step a trial's replicas in parallel (same results).
+target replicas (overlap.csv, overlap.png, Binder ratio). --cluster icm
+adds, after every swap round, Houdayer's cluster move between the two sets'
+replicas at each chosen rung: the connected cluster of sites where they
+differ, around one such site drawn at random, is flipped in both (it keeps
+the sum of their energies, so it is always accepted; docs/replica.md). The
+burn-in measures at every rung what share of the differing sites a cluster
+covers and keeps the move where that is at most 0.9 of them (where they
+percolate, as at hot rungs in 3D, the move only exchanges the replicas);
+--cluster-beta-min B runs it at every replica with beta >= B instead.
+stats.json and summary.json say per rung whether it ran, its moves and
+their mean cluster. Dense models (sk, RBMs, dense .npy) are refused: every
+differing site is coupled to the others, so the move cannot help. CPUs the
+trials at once leave free step a trial's replicas in parallel (same
+results).
 
 SARDONICS settings: --params THETA is comma-separated key=value, keys not
 given keeping the default kl=1,ku=10,gl=0.95,gh=1.05,pll=0.4,phl=0.3,

@@ -61,6 +61,7 @@ type Chain struct {
 	flip  [2]func(idx []int32) // flips bits in place, where the component can
 	rels  [2]func()            // release each component's resources
 	diff  []int32              // scratch: the bits to flip
+	spins []int8               // scratch: FlipSites's state for a Reset
 	cur   int                  // the component whose spins are the chain's
 
 	// What a component built later (SetCycles, RestoreState) needs.
@@ -102,6 +103,7 @@ var (
 	_ sampler.Tempered = (*Chain)(nil)
 	_ sampler.Stateful = (*Chain)(nil)
 	_ sampler.Resetter = (*Chain)(nil)
+	_ sampler.Flipper  = (*Chain)(nil)
 )
 
 // DefaultCycle is the cycle used when none is given, on n bits with the
@@ -419,6 +421,27 @@ func (c *Chain) Metropolis() sampler.Chain {
 // Reset puts the chain at spins (see sampler.Resetter): the current
 // component is reset, the other follows when it next runs.
 func (c *Chain) Reset(spins []int8) { c.rs[c.cur].Reset(spins) }
+
+// FlipSites flips the spins at idx (distinct sites; see sampler.Flipper)
+// in the current component, which holds the chain's spins: through its own
+// FlipSites, else its engine's Flip, else a Reset. The other component
+// follows when it next runs, as after Reset.
+func (c *Chain) FlipSites(idx []int32) {
+	p := c.parts[c.cur]
+	if f, ok := p.(sampler.Flipper); ok {
+		f.FlipSites(idx)
+		return
+	}
+	if f := c.flip[c.cur]; f != nil {
+		f(idx)
+		return
+	}
+	c.spins = append(c.spins[:0], p.Spins()...)
+	for _, l := range idx {
+		c.spins[l] = -c.spins[l]
+	}
+	c.rs[c.cur].Reset(c.spins)
+}
 
 // WorkerCPUSeconds is the CPU time of the components' own threads (a
 // parallel SARDONICS engine's), 0 for components without any.

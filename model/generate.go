@@ -137,6 +137,20 @@ func Frustrated2D(l int, seed uint64) (*Model, error) {
 	return &Model{Spec: fmt.Sprintf("frustrated2d:L=%d,seed=%d", l, seed), Kind: KindIsing, Ising: is}, nil
 }
 
+// SpinGlass2D is the L x L torus (bonds as in torusBonds) with J uniform
+// on {-1,+1} and h = 0: the 2D Edwards-Anderson +-J glass. It draws one ±1
+// value for every bond in torusBonds order (2L^2 draws), the same draws as
+// Frustrated2D's couplings, so spinglass2d:L=L,seed=S is
+// frustrated2d:L=L,seed=S without its fields.
+func SpinGlass2D(l int, seed uint64) (*Model, error) {
+	if err := checkTorus("spinglass2d", l, 2); err != nil {
+		return nil, err
+	}
+	r := rand.NewPCG(seed, GenStream)
+	is := torusIsing(l, 2, func() float64 { return pm1(r) }, make([]float64, l*l))
+	return &Model{Spec: fmt.Sprintf("spinglass2d:L=%d,seed=%d", l, seed), Kind: KindIsing, Ising: is}, nil
+}
+
 // SpinGlass3D is the L x L x L torus with J uniform on {-1,+1} and h = 0.
 // Site (x,y,z) has index (z*L+y)*L+x; visiting sites in index order, each
 // contributes its bonds in +x, +y, +z order (wrapping), and each bond draws

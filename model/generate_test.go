@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -48,6 +49,7 @@ func modelHash(m *Model) string {
 var goldenSpecs = map[string][]string{
 	"ferro2d":      {"ferro2d:L=3", "ferro2d:L=8", "ferro2d:L=60"},
 	"frustrated2d": {"frustrated2d:L=3", "frustrated2d:L=8,seed=7", "frustrated2d:L=60"},
+	"spinglass2d":  {"spinglass2d:L=3", "spinglass2d:L=8,seed=7", "spinglass2d:L=32"},
 	"spinglass3d":  {"spinglass3d:L=3", "spinglass3d:L=4,seed=2", "spinglass3d:L=9"},
 	"chimera": {"chimera:M=1,N=1,T=2", "chimera:M=4,N=4,T=4", "chimera:M=2,N=3,T=4,seed=5,J=pm1,h=pm1",
 		"chimera:M=4,N=4,T=4,seed=3,h=pm1"},
@@ -113,6 +115,7 @@ func TestLatticeStructure(t *testing.T) {
 		{"ferro2d:L=3", 9, 18, 4, []float64{1}, []float64{0}},
 		{"ferro2d:L=60", 3600, 7200, 4, []float64{1}, []float64{0}},
 		{"frustrated2d:L=5,seed=3", 25, 50, 4, []float64{-1, 1}, []float64{-1, 1}},
+		{"spinglass2d:L=5,seed=3", 25, 50, 4, []float64{-1, 1}, []float64{0}},
 		{"spinglass3d:L=3", 27, 81, 6, []float64{-1, 1}, []float64{0}},
 		{"spinglass3d:L=9", 729, 2187, 6, []float64{-1, 1}, []float64{0}},
 	} {
@@ -161,6 +164,25 @@ func TestLatticeStructure(t *testing.T) {
 		if _, ok := sg.coupling(int(p[0]), p[1]); !ok {
 			t.Errorf("spinglass3d:L=3 lacks bond %d-%d", p[0], p[1])
 		}
+	}
+}
+
+// TestSpinGlass2D: spinglass2d:L,seed draws frustrated2d's couplings
+// (the same bonds, the same draws in the same order) and no fields.
+func TestSpinGlass2D(t *testing.T) {
+	for _, c := range [][2]string{{"spinglass2d:L=6,seed=3", "frustrated2d:L=6,seed=3"}, {"spinglass2d:L=32", "frustrated2d:L=32,seed=1"}} {
+		g, f := mustLoad(t, c[0]).Ising, mustLoad(t, c[1]).Ising
+		if g.N != f.N || !slices.Equal(g.Start, f.Start) || !slices.Equal(g.Adj, f.Adj) || !slices.Equal(g.J, f.J) {
+			t.Errorf("%s: couplings differ from %s's", c[0], c[1])
+		}
+		for i, h := range g.H {
+			if h != 0 {
+				t.Fatalf("%s: field %d is %v (expected 0)", c[0], i, h)
+			}
+		}
+	}
+	if _, err := Load("spinglass2d:L=2"); err == nil || !strings.Contains(err.Error(), "L=2") {
+		t.Errorf("spinglass2d:L=2: error %v (expected L too small)", err)
 	}
 }
 

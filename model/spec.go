@@ -29,6 +29,7 @@ type SpecForm struct {
 var SpecForms = []SpecForm{
 	{"ferro2d:L=60", "L x L ferromagnet on a torus"},
 	{"frustrated2d:L=60[,seed=S]", "L x L torus, J and h uniform on {-1,+1}"},
+	{"spinglass2d:L=32[,seed=S]", "L x L torus, J uniform on {-1,+1}, h = 0 (2D +-J glass)"},
 	{"spinglass3d:L=9[,seed=S]", "L^3 torus, J uniform on {-1,+1}"},
 	{"chimera:M=4,N=4,T=4[,seed=S][,J=pm1][,h=pm1]", "D-Wave chimera graph C(M,N,T), J uniform on [-1,1]"},
 	{"sk:N=1000[,seed=S][,J=gauss|pm1]", "Sherrington-Kirkpatrick glass, J = z/sqrt(N) on every pair (dense)"},
@@ -99,7 +100,7 @@ func Load(spec string) (*Model, error) {
 func load(spec string) (*Model, error) {
 	name, rest, hasColon := strings.Cut(spec, ":")
 	switch name {
-	case "ferro2d", "frustrated2d", "spinglass3d", "chimera", "rbm-random", "sk":
+	case "ferro2d", "frustrated2d", "spinglass2d", "spinglass3d", "chimera", "rbm-random", "sk":
 		if !hasColon {
 			rest = ""
 		}
@@ -159,6 +160,7 @@ var generatorKeys = map[string]struct {
 }{
 	"ferro2d":      {[]string{"L"}, nil},
 	"frustrated2d": {[]string{"L"}, []string{"seed"}},
+	"spinglass2d":  {[]string{"L"}, []string{"seed"}},
 	"spinglass3d":  {[]string{"L"}, []string{"seed"}},
 	"chimera":      {[]string{"M", "N", "T"}, []string{"seed", "J", "h"}},
 	"rbm-random":   {[]string{"V", "H"}, []string{"seed", "scale"}},
@@ -194,7 +196,7 @@ func parseKeys(name, rest string) (map[string]string, error) {
 
 func example(name string) string {
 	return map[string]string{
-		"ferro2d": "L=60", "frustrated2d": "L=60,seed=1", "spinglass3d": "L=9,seed=1",
+		"ferro2d": "L=60", "frustrated2d": "L=60,seed=1", "spinglass2d": "L=32,seed=1", "spinglass3d": "L=9,seed=1",
 		"chimera": "M=4,N=4,T=4,seed=1", "rbm-random": "V=784,H=500,seed=1,scale=0.1",
 		"sk": "N=1000,seed=1",
 	}[name]
@@ -230,7 +232,7 @@ func generate(name string, kv map[string]string) (*Model, error) {
 		seed = v
 	}
 	switch name {
-	case "ferro2d", "frustrated2d", "spinglass3d":
+	case "ferro2d", "frustrated2d", "spinglass2d", "spinglass3d":
 		l, err := intKey("L")
 		if err != nil {
 			return nil, err
@@ -240,6 +242,8 @@ func generate(name string, kv map[string]string) (*Model, error) {
 			return Ferro2D(l)
 		case "frustrated2d":
 			return Frustrated2D(l, seed)
+		case "spinglass2d":
+			return SpinGlass2D(l, seed)
 		}
 		return SpinGlass3D(l, seed)
 	case "chimera":

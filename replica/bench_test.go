@@ -56,3 +56,63 @@ func BenchmarkOverhead(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkICM prices the cluster move against Metropolis sweeps on the
+// same model: spinglass3d:L=8,seed=1 (16 rungs from beta 0.4 to 2) and
+// spinglass2d:L=32,seed=1 (24 rungs from beta 0.3 to 1/0.3), at the target
+// rung and at the hottest, after 2000 steps of the ladder with the move at
+// every rung. "sweeps" is one Metropolis sweep of each of the two members
+// at the rung; "sweeps+icm" adds one move between them (count the q = -1
+// sites, draw the seed, search the cluster, flip it in both), so that each
+// move meets a new pair of states; the difference is the move's cost, and
+// half of "sweeps" is one sweep. sites/op is the mean cluster. Compare
+// with benchstat:
+//
+//	go test ./replica -run XXX -bench ICM -count 6 | tee /tmp/icm.txt
+func BenchmarkICM(b *testing.B) {
+	for _, tc := range []struct {
+		name, spec string
+		lo, hi     float64
+		R          int
+	}{
+		{"3d-L8", "spinglass3d:L=8,seed=1", 0.4, 2, 16},
+		{"2d-L32", "spinglass2d:L=32,seed=1", 0.3, 1 / 0.3, 24},
+	} {
+		m, err := model.Load(tc.spec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		is := m.Sparse()
+		cfg := replica.Config{Betas: replica.Geometric(tc.lo, tc.hi, tc.R), SwapEvery: 1, Sets: 2,
+			Cluster: replica.ICM, Graph: replica.Graph{Start: is.Start, Adj: is.Adj}, ClusterBetaMin: tc.lo}
+		c, err := replica.New(cfg, builder("metropolis", m, "", 0), rng.Sub(1, 0, 1), randomSpins(rng.Sub(1, 0, 0), m.Variables()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer c.Close()
+		for range 2000 {
+			c.Step()
+		}
+		for _, rung := range []struct {
+			name string
+			k    int
+		}{{"target", tc.R - 1}, {"hottest", 0}} {
+			x, y := c.RungChain(0, rung.k), c.RungChain(1, rung.k)
+			b.Run(tc.name+"/"+rung.name+"/sweeps", func(b *testing.B) {
+				for b.Loop() {
+					x.Step()
+					y.Step()
+				}
+			})
+			b.Run(tc.name+"/"+rung.name+"/sweeps+icm", func(b *testing.B) {
+				sites := 0
+				for b.Loop() {
+					x.Step()
+					y.Step()
+					sites += c.ClusterMove(rung.k)
+				}
+				b.ReportMetric(float64(sites)/float64(b.N), "sites/op")
+			})
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package replica
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"sardonics/sampler"
+)
 
 // SetBrokenSwap switches the deliberately wrong swap rule on and returns
 // the function that switches it off.
@@ -46,3 +50,49 @@ func (c *Chain) RungSpins(s, k int) []int8 {
 
 // Overlap is the overlap of two +-1 states.
 var Overlap = overlap
+
+// SetBrokenCluster switches a deliberately wrong cluster move on (1: the
+// seed's first q = +1 neighbour joins the cluster; 2: the seed is drawn
+// among all sites, a q = +1 seed flipped alone in both replicas) and
+// returns the function that switches it off.
+func SetBrokenCluster(kind int) func() {
+	old := brokenCluster
+	brokenCluster = kind
+	return func() { brokenCluster = old }
+}
+
+// ICMOutcomes calls f with the cluster of each of the equally likely seed
+// draws of a move between a and b over g, as the chain's move draws them
+// (not at all when no site differs). f must not keep cl.
+func ICMOutcomes(g Graph, a, b []int8, f func(cl []int32)) {
+	x := &icmState{g: g, open: make([]uint8, len(a)), queue: make([]int32, len(a)+1)}
+	d, _ := x.prepare(a, b)
+	for u := range d {
+		x.prepare(a, b)
+		f(x.cluster(a, b, u))
+	}
+}
+
+// ClusterMove makes one cluster move at rung k, drawing from the chain's
+// swap stream, and returns the cluster's size (0: no q = -1 site).
+func (c *Chain) ClusterMove(k int) int {
+	s0, s1 := c.sets[0], c.sets[1]
+	size, _ := c.icm.move(c.r, s0.ms[s0.at[k]].ch, s1.ms[s1.at[k]].ch)
+	return size
+}
+
+// RungChain is the member of set s at rung k.
+func (c *Chain) RungChain(s, k int) sampler.Tempered {
+	return c.sets[s].ms[c.sets[s].at[k]].ch
+}
+
+// Differ is the number of sites where a and b differ as prepare counts
+// them, and the sites it opened to the search.
+func Differ(a, b []int8) (int, []uint8) {
+	x := &icmState{open: make([]uint8, len(a))}
+	_, m := x.prepare(a, b)
+	return m, x.open
+}
+
+// NthDiffer is nthDiffer.
+var NthDiffer = nthDiffer

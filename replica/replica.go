@@ -41,6 +41,17 @@ type Config struct {
 	Workers   int   // goroutines that step the members between swaps (<= 1: the caller's)
 	CPUs      []int // CPUs for workers 1..Workers-1 (optional; index 0 is the caller's)
 	KeepSpins bool  // make Spins right at every step (else only at round ends)
+	// Cluster is the move made between the two sets after each swap round
+	// (Sets = 2; see the package comment, "The cluster move"): NoCluster
+	// or ICM, whose clusters grow over Graph.
+	Cluster Cluster
+	Graph   Graph
+	// ClusterBetaMin > 0 runs the cluster move at every rung with beta >=
+	// ClusterBetaMin. 0 runs it at every rung during the burn-in (CountFrom
+	// steps), measures there, and keeps it from then on at the rungs where
+	// its clusters covered on average at most MaxClusterShare of the
+	// q = -1 sites.
+	ClusterBetaMin float64
 }
 
 // Geometric is the ladder of r inverse temperatures from lo to hi with
@@ -72,6 +83,14 @@ func (cfg *Config) check() error {
 	}
 	if cfg.Spacing != ByAcceptance && cfg.Spacing != ByVariance {
 		return fmt.Errorf("replica: ladder spacing %v", cfg.Spacing)
+	}
+	switch {
+	case cfg.Cluster != NoCluster && cfg.Cluster != ICM:
+		return fmt.Errorf("replica: cluster move %v", cfg.Cluster)
+	case cfg.Cluster != NoCluster && cfg.Sets != 2:
+		return fmt.Errorf("replica: the cluster move %v needs two sets of replicas (have %d)", cfg.Cluster, cfg.Sets)
+	case math.IsNaN(cfg.ClusterBetaMin) || math.IsInf(cfg.ClusterBetaMin, 0) || cfg.ClusterBetaMin < 0:
+		return fmt.Errorf("replica: cluster move from beta %v (expected a finite beta >= 0, 0 to choose the rungs from the burn-in)", cfg.ClusterBetaMin)
 	}
 	if cfg.Work == 0 && cfg.SwapEvery < 1 || cfg.Adapt < 0 || cfg.CountFrom < 0 || cfg.Sets != 1 && cfg.Sets != 2 {
 		return fmt.Errorf("replica: invalid schedule (swap every %d, adapt %d, count from %d, %d sets)", cfg.SwapEvery, cfg.Adapt, cfg.CountFrom, cfg.Sets)
@@ -131,6 +150,7 @@ type Chain struct {
 	pool        *pool
 	tune        *tuneRun     // set while TuneCycles runs its rounds
 	tuned       *CycleTuning // what TuneCycles chose
+	icm         *icmState    // the cluster move (Config.Cluster), or nil
 }
 
 var (
@@ -155,6 +175,13 @@ func New(cfg Config, build Builder, r *rand.PCG, init []int8) (*Chain, error) {
 		aAcc: make([]int64, R-1), aTries: make([]int64, R-1), nextAdapt: 32, n: len(init)}
 	if cfg.Spacing == ByVariance {
 		c.vN, c.vMean, c.vM2 = make([]int64, R), make([]float64, R), make([]float64, R)
+	}
+	if cfg.Cluster == ICM {
+		x, err := newICM(&cfg, len(init))
+		if err != nil {
+			return nil, err
+		}
+		c.icm = x
 	}
 	keep := cfg.KeepSpins || cfg.Sets == 2
 	every := cfg.SwapEvery // buffered steps per round
@@ -195,6 +222,10 @@ func New(cfg Config, build Builder, r *rand.PCG, init []int8) (*Chain, error) {
 			}
 			m.ch = t
 			s.ms = append(s.ms, m)
+			if c.icm != nil && !canFlip(ch) {
+				c.Close()
+				return nil, errors.New("replica: the cluster move needs a kernel whose spins can be flipped or reset in place")
+			}
 			s.at[k] = k
 		}
 		if keep {
@@ -540,6 +571,9 @@ func (c *Chain) swapRound() {
 	if c.tune != nil {
 		return
 	}
+	if c.icm != nil {
+		c.clusterRound(count, !adapt)
+	}
 	if len(c.sets[0].walk) < MaxWalk {
 		c.sets[0].walk = append(c.sets[0].walk, int16(c.sets[0].ms[0].pos))
 	}
@@ -671,13 +705,17 @@ type Report struct {
 	// lengths (see the comment above OptimalAcceptance).
 	RungsNeeded         int     `json:"rungs_needed,omitempty"`
 	PredictedAcceptance float64 `json:"predicted_acceptance,omitempty"`
+	// Cluster is the cluster move between the two sets, per rung (absent
+	// without it).
+	Cluster *ClusterReport `json:"cluster,omitempty"`
 }
 
 // Report summarizes the swaps so far.
 func (c *Chain) Report() *Report {
 	R := len(c.betas)
 	rep := &Report{Ladder: append([]float64(nil), c.betas...), SwapEvery: c.cfg.SwapEvery, Sets: c.cfg.Sets,
-		SwapAcceptance: make([]*float64, R-1), Walk: append([]int16(nil), c.sets[0].walk...), Cycles: c.tuned}
+		SwapAcceptance: make([]*float64, R-1), Walk: append([]int16(nil), c.sets[0].walk...), Cycles: c.tuned,
+		Cluster: c.clusterReport()}
 	if c.cfg.Work > 0 {
 		rep.SwapEvery, rep.SwapWork = 0, c.cfg.Work
 		if c.rounds > 0 {

@@ -54,7 +54,9 @@ const tagSpread = 0x646165727073 // "spread"
 // stream and chain state (a hybrid member's cycle table with it). On the
 // work clock the clock's setting and the steps done follow the header, and
 // the round buffers carry their lengths; a variance ladder's records
-// follow in a trailer, and after TuneCycles a trailer holds its result,
+// follow in a trailer, then, with the cluster move, its rungs and counters
+// (a trailer that starts with its own layout version, clusterVersion), and
+// after TuneCycles a trailer holds its result,
 // CPU times left out. A chain on the step clock that was not tuned saves what it
 // saved before either existed, byte for byte. It panics if a member cannot
 // save its state (check Stateful).
@@ -116,6 +118,9 @@ func (c *Chain) AppendState(b []byte) []byte {
 			w.Float64s(c.vBetas)
 			w.Float64s(c.vSD)
 		}
+	}
+	if c.icm != nil {
+		c.icm.append(&w)
 	}
 	if c.tuned != nil {
 		// Without its CPU times, which differ from run to run while the
@@ -265,6 +270,15 @@ func (c *Chain) RestoreState(b []byte) error {
 			r.Float64s(vSD)
 		}
 	}
+	var icm *icmState
+	if c.icm != nil && r.Bad() == nil {
+		x := *c.icm
+		x.on, x.cur, x.prev, x.meas, x.after = make([]bool, R), make([]clusterStats, R), make([]clusterStats, R), make([]clusterStats, R), make([]clusterStats, R)
+		if err := x.restore(&r); err != nil {
+			return err
+		}
+		icm = &x
+	}
 	if len(r.B) > 0 && r.Bad() == nil {
 		if r.Uint64() != tagTuned {
 			return errors.New("replica: corrupt state (trailer)")
@@ -284,6 +298,9 @@ func (c *Chain) RestoreState(b []byte) error {
 		copy(c.vMean, vMean)
 		copy(c.vM2, vM2)
 		c.vBetas, c.vSD = vBetas, vSD
+	}
+	if icm != nil {
+		c.icm = icm
 	}
 	copy(c.betas, betas)
 	c.rounds, c.done, c.idx, c.nextAdapt, c.tuned = rounds, done, int(idx), next, tuned

@@ -34,7 +34,16 @@ type ReplicaConfig struct {
 	// chain's cycle at half the burn-in.
 	TuneCycles  bool
 	TuneSeconds float64
+	// Cluster is "icm" for the cluster move between the two sets after
+	// every swap round (needs Overlap; replica.ICM), "" for none.
+	// ClusterBetaMin > 0 runs it at every rung with beta >= ClusterBetaMin;
+	// 0 chooses the rungs from the burn-in (replica.Config.ClusterBetaMin).
+	Cluster        string
+	ClusterBetaMin float64
 }
+
+// ClusterICM is ReplicaConfig.Cluster's name of the cluster move.
+const ClusterICM = "icm"
 
 // DefaultSwapEvery is the steps between swap rounds when none are given:
 // every sweep for the single-site and block samplers, every 10 moves for
@@ -74,6 +83,19 @@ func (rc ReplicaConfig) String() string {
 	if rc.TuneCycles {
 		s += fmt.Sprintf(" tune-cycles=%g", rc.TuneSeconds)
 	}
+	return s + rc.clusterString()
+}
+
+// clusterString is the cluster move's part of String (empty without it,
+// so that runs without it keep their identity).
+func (rc ReplicaConfig) clusterString() string {
+	if rc.Cluster == "" {
+		return ""
+	}
+	s := " cluster=" + rc.Cluster
+	if rc.ClusterBetaMin > 0 {
+		s += fmt.Sprintf(" cluster-beta-min=%g", rc.ClusterBetaMin)
+	}
 	return s
 }
 
@@ -97,7 +119,52 @@ func (rc ReplicaConfig) Check(name string, m *model.Model, beta float64, sc saws
 	case kindOf(name).ChainCPUs(m, sc) > 1:
 		return &sampler.UsageError{Msg: "--replicas with the parallel RBM engine would run a spinning engine per rung; use --engine dense (replicas run in parallel instead)"}
 	}
+	return rc.checkCluster(m)
+}
+
+// checkCluster says why the cluster move cannot run as asked on m.
+func (rc ReplicaConfig) checkCluster(m *model.Model) error {
+	switch {
+	case rc.Cluster == "":
+		return nil
+	case rc.Cluster != ClusterICM:
+		return &sampler.UsageError{Msg: fmt.Sprintf("--cluster %q (expected icm)", rc.Cluster)}
+	case !rc.Overlap:
+		return &sampler.UsageError{Msg: "--cluster icm moves clusters between two sets of replicas at the same temperature: give --overlap for the second set"}
+	case math.IsNaN(rc.ClusterBetaMin) || math.IsInf(rc.ClusterBetaMin, 0) || rc.ClusterBetaMin < 0:
+		return &sampler.UsageError{Msg: fmt.Sprintf("--cluster-beta-min %g (expected a beta >= 0; 0 chooses the rungs during the burn-in)", rc.ClusterBetaMin)}
+	}
+	if m != nil {
+		if why := denseCoupling(m); why != "" {
+			return &sampler.UsageError{Msg: fmt.Sprintf("--cluster icm cannot help on %s: %s, so every q = -1 site is coupled to the others and the cluster is the whole q = -1 set, whose flip in both replicas only exchanges them; the move is for sparse models (lattices, chimera, sparse .txt and .qubo files)", m.Spec, why)}
+		}
+	}
 	return nil
+}
+
+// denseCoupling says how m is dense ("" if it is not): at least
+// model.DenseMinDensity of its pairs coupled (nonzero) with a mean degree
+// of at least model.DenseMinDegree, the thresholds of the dense engines
+// (an RBM's couplings are its nonzero weights).
+func denseCoupling(m *model.Model) string {
+	n, pairs := m.Variables(), m.Interactions()
+	if r := m.RBM; r != nil {
+		pairs = 0
+		for _, w := range r.W {
+			if w != 0 {
+				pairs++
+			}
+		}
+	}
+	d, deg := model.Density(n, pairs), 2*float64(pairs)/float64(n)
+	if d < model.DenseMinDensity || deg < model.DenseMinDegree {
+		return ""
+	}
+	what := "it is dense"
+	if m.RBM != nil {
+		what = "its visible and hidden units are densely coupled"
+	}
+	return fmt.Sprintf("%s (%.0f%% of its pairs coupled, %.0f neighbours per variable)", what, 100*d, deg)
 }
 
 // newTrialChain builds trial chain name at spins: the sampler's own chain,
@@ -131,6 +198,10 @@ func newTrialChain(cfg *Config, name string, r *rand.PCG, spins []int8, burn, ad
 	}
 	if rc.Overlap {
 		rcfg.Sets = 2
+	}
+	if rc.Cluster == ClusterICM {
+		is := cfg.Model.Sparse()
+		rcfg.Cluster, rcfg.Graph, rcfg.ClusterBetaMin = replica.ICM, replica.Graph{Start: is.Start, Adj: is.Adj}, rc.ClusterBetaMin
 	}
 	build := func(beta float64, r *rand.PCG, init []int8) (sampler.Chain, func(), error) {
 		return NewChain(name, cfg.Model, beta, cfg.SAW, r, init)

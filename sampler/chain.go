@@ -19,6 +19,16 @@ type Resetter interface {
 	Reset(spins []int8)
 }
 
+// Flipper is a chain whose spins can be flipped in place at given sites,
+// everything it derives from them (energy, local fields, weights, a
+// tracked magnetization) kept right, at the cost of the sites' degrees
+// rather than Reset's O(N + edges); its counters and stream are left
+// alone. idx lists distinct sites. Replica exchange's cluster move between two replicas
+// uses it, and falls back to Reset for chains without it.
+type Flipper interface {
+	FlipSites(idx []int32)
+}
+
 // Tempered is a chain whose inverse temperature can be changed in place,
 // in O(1) or the cost of a small table: replica exchange swaps the
 // temperatures of two chains rather than their states, which would cost a

@@ -11,6 +11,7 @@ import (
 var (
 	_ sampler.Stateful = (*Chain)(nil)
 	_ sampler.Resetter = (*Chain)(nil)
+	_ sampler.Flipper  = (*Chain)(nil)
 )
 
 // ErrNoEngineState is returned when the chain's engine cannot save its
@@ -97,4 +98,18 @@ func (c *Chain) Reset(spins []int8) {
 	if c.mv.track {
 		c.mag = sampler.SpinSum(c.eng.Spins())
 	}
+}
+
+// FlipSites flips the spins at idx (distinct sites; see sampler.Flipper)
+// through the engine's Flip, which keeps everything the engine derives
+// from the spins right; a tracked magnetization follows. Counters and
+// thetas are kept.
+func (c *Chain) FlipSites(idx []int32) {
+	if c.mv.track {
+		s := c.eng.Spins()
+		for _, l := range idx {
+			c.mag -= 2 * int(s[l])
+		}
+	}
+	c.eng.Flip(idx)
 }

@@ -97,6 +97,9 @@ type ReplicaSummary struct {
 	// known), RungsNeededFrom what it was estimated from.
 	RungsNeeded     int    `json:"rungs_needed,omitempty"`
 	RungsNeededFrom string `json:"rungs_needed_from,omitempty"`
+	// Cluster is the cluster move between the two sets per rung (with
+	// --cluster; see cluster.go).
+	Cluster *ClusterSummary `json:"cluster,omitempty"`
 }
 
 // summarizeReplica summarizes the replica records of a sampler's trials
@@ -127,6 +130,7 @@ func summarizeReplica(recs []*TrialRecord, burn int) *ReplicaSummary {
 		}
 	}
 	s.RoundTripsPerTrial = trips / float64(len(recs))
+	s.Cluster = summarizeCluster(recs)
 	for _, r := range recs {
 		if r.Replica != nil && r.Replica.RungsNeeded > s.RungsNeeded {
 			s.RungsNeeded, s.RungsNeededFrom = r.Replica.RungsNeeded, "the swap acceptance"

@@ -1,0 +1,623 @@
+package replica_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"sardonics/exact"
+	"sardonics/internal/stattest"
+	"sardonics/model"
+	"sardonics/replica"
+	"sardonics/rng"
+	"sardonics/sampler"
+)
+
+// tinyModel is an Ising model of n spins on a ring with the given chords,
+// couplings +-1 drawn from seed, and fields (nil: none).
+func tinyModel(t testing.TB, n int, chords [][2]int32, h []float64, seed uint64) *model.Model {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 1))
+	var edges []model.Edge
+	pm := func() float64 { return float64(2*r.IntN(2) - 1) }
+	for i := range int32(n) {
+		edges = append(edges, model.Edge{I: i, J: (i + 1) % int32(n), W: pm()})
+	}
+	for _, c := range chords {
+		edges = append(edges, model.Edge{I: c[0], J: c[1], W: pm()})
+	}
+	is, err := model.NewIsing(n, edges, h, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &model.Model{Spec: fmt.Sprintf("tiny%d", n), Kind: model.KindIsing, Ising: is}
+}
+
+func graphOf(m *model.Model) replica.Graph {
+	is := m.Sparse()
+	return replica.Graph{Start: is.Start, Adj: is.Adj}
+}
+
+// stateOf is the pair (a, b) of n-spin states with index x = A + B 2^n
+// (A, B as stattest.StateIndex numbers them).
+func stateOf(x, n int, a, b []int8) {
+	for i := range n {
+		a[i] = int8(2*(x>>i&1) - 1)
+		b[i] = int8(2*(x>>(n+i)&1) - 1)
+	}
+}
+
+// transitions is the exact transition matrix of one cluster move on every
+// pair of states of m: T[x][y] for pair indices as stateOf numbers them.
+// It fails t if a move of the correct rule changes E_a + E_b.
+func transitions(t *testing.T, m *model.Model, checkEnergy bool) []map[int]float64 {
+	t.Helper()
+	is := m.Sparse()
+	n := is.N
+	g := graphOf(m)
+	T := make([]map[int]float64, 1<<(2*n))
+	a, b := make([]int8, n), make([]int8, n)
+	for x := range T {
+		T[x] = map[int]float64{}
+		stateOf(x, n, a, b)
+		e0 := is.Energy(a) + is.Energy(b)
+		var outs []int
+		replica.ICMOutcomes(g, a, b, func(cl []int32) {
+			a2, b2 := slices.Clone(a), slices.Clone(b)
+			for _, i := range cl {
+				a2[i], b2[i] = -a2[i], -b2[i]
+			}
+			if checkEnergy {
+				if e := is.Energy(a2) + is.Energy(b2); math.Abs(e-e0) > 1e-12 {
+					t.Fatalf("pair %d: the move changed E_a + E_b from %v to %v", x, e0, e)
+				}
+				for i := range a {
+					if a2[i]*b2[i] != a[i]*b[i] {
+						t.Fatalf("pair %d: the move changed q_%d", x, i)
+					}
+				}
+			}
+			outs = append(outs, stattest.StateIndex(a2)|stattest.StateIndex(b2)<<n)
+		})
+		if len(outs) == 0 {
+			T[x][x] = 1
+			continue
+		}
+		for _, y := range outs {
+			T[x][y] += 1 / float64(len(outs))
+		}
+	}
+	return T
+}
+
+// balance is the largest violation of detailed balance of T with respect
+// to exp(-beta (E_a + E_b)), |pi(x) T(x,y) - pi(y) T(y,x)| relative to
+// max(pi(x) T(x,y), pi(y) T(y,x)), and the largest |row sum - 1|.
+func balance(m *model.Model, beta float64, T []map[int]float64) (worst, rows float64) {
+	p, err := exact.Probs(m.Sparse(), beta)
+	if err != nil {
+		panic(err)
+	}
+	n := m.Variables()
+	pi := func(x int) float64 { return p[x&(1<<n-1)] * p[x>>n] }
+	for x, row := range T {
+		s := 0.0
+		for y, txy := range row {
+			s += txy
+			f, r := pi(x)*txy, pi(y)*T[y][x]
+			if d := math.Abs(f-r) / max(f, r); d > worst {
+				worst = d
+			}
+		}
+		rows = max(rows, math.Abs(s-1))
+	}
+	return worst, rows
+}
+
+var (
+	ring6Chords = [][2]int32{{0, 3}, {1, 4}}
+	ring6Fields = []float64{0.5, -1, 0.25, 0, -0.75, 1}
+)
+
+// TestICMTransitionMatrix is the move's exact proof on every pair of
+// states of 6-spin models, with and without fields: the transition matrix
+// of one move, built from the move's own seed draws and clusters, keeps
+// E_a + E_b and every q_i, its rows sum to 1, and it satisfies detailed
+// balance with respect to exp(-beta (E_a + E_b)) to 1e-12 at beta 1.5 and
+// 3. Both deliberately broken rules violate it by far more.
+func TestICMTransitionMatrix(t *testing.T) {
+	for _, h := range [][]float64{nil, ring6Fields} {
+		m := tinyModel(t, 6, ring6Chords, h, 4)
+		T := transitions(t, m, true)
+		for _, beta := range []float64{1.5, 3} {
+			worst, rows := balance(m, beta, T)
+			t.Logf("fields %v, beta %g: detailed balance within %.2g, rows within %.2g", h != nil, beta, worst, rows)
+			if worst > 1e-12 || rows > 1e-12 {
+				t.Errorf("fields %v, beta %g: detailed balance violated by %.3g (rows by %.3g)", h != nil, beta, worst, rows)
+			}
+		}
+		for _, kind := range []int{1, 2} {
+			func() {
+				defer replica.SetBrokenCluster(kind)()
+				T := transitions(t, m, false)
+				worst, _ := balance(m, 1.5, T)
+				t.Logf("fields %v, broken rule %d: detailed balance violated by %.3g", h != nil, kind, worst)
+				if worst < 0.5 {
+					t.Errorf("fields %v: broken rule %d not caught (detailed balance within %.3g)", h != nil, kind, worst)
+				}
+			}()
+		}
+	}
+}
+
+// TestDiffer: the word-at-a-time count, marking and search of q = -1
+// sites agree with a plain loop at every length and mix.
+func TestDiffer(t *testing.T) {
+	r := rng.Sub(1, 2, 3)
+	for n := 1; n < 70; n++ {
+		for range 20 {
+			a, b := randomSpins(r, n), randomSpins(r, n)
+			var idx []int
+			for i := range a {
+				if a[i] != b[i] {
+					idx = append(idx, i)
+				}
+			}
+			got, open := replica.Differ(a, b)
+			if got != len(idx) {
+				t.Fatalf("n %d: Differ %d, plain count %d", n, got, len(idx))
+			}
+			for i := range a {
+				if want := a[i] != b[i]; (open[i] == 1) != want || open[i] > 1 {
+					t.Fatalf("n %d: site %d open %d (differs: %v)", n, i, open[i], want)
+				}
+			}
+			for k, i := range idx {
+				if got := replica.NthDiffer(a, b, k); got != i {
+					t.Fatalf("n %d: NthDiffer(%d) = %d, want %d", n, k, got, i)
+				}
+			}
+		}
+	}
+}
+
+// icmConfig is a two-set ladder of 4 rungs from beta 0.3 to beta with the
+// cluster move on at every rung, swaps every step.
+func icmConfig(m *model.Model, beta float64) replica.Config {
+	return replica.Config{Betas: replica.Geometric(0.3, beta, 4), SwapEvery: 1, Sets: 2,
+		Cluster: replica.ICM, Graph: graphOf(m), ClusterBetaMin: 0.3}
+}
+
+// icmCounts runs a Metropolis chain of icmConfig on m and counts, every
+// thin steps after a burn-in, set 0's target state (marginal) and, with
+// joint, the pair of both sets' target states (index A + B 2^n).
+func icmCounts(t *testing.T, m *model.Model, beta float64, samples, thin int, joint bool, seed uint64) (marg, pair []float64) {
+	t.Helper()
+	n := m.Variables()
+	r := rng.Sub(seed, 0, 1)
+	c, err := replica.New(icmConfig(m, beta), builder("metropolis", m, "", 0), r, randomSpins(rng.Sub(seed, 0, 0), n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	marg = make([]float64, 1<<n)
+	if joint {
+		pair = make([]float64, 1<<(2*n))
+	}
+	for range 200 {
+		c.Step()
+	}
+	R := 4
+	for range samples {
+		for range thin {
+			c.Step()
+		}
+		a := stattest.StateIndex(c.RungChain(0, R-1).Spins())
+		marg[a]++
+		if joint {
+			pair[a|stattest.StateIndex(c.RungChain(1, R-1).Spins())<<n]++
+		}
+	}
+	return marg, pair
+}
+
+// icmEnumCase is a model and what TestICMAgreesWithEnumeration compares.
+type icmEnumCase struct {
+	name  string
+	m     func(t *testing.T) *model.Model
+	joint bool
+}
+
+func icmEnumCases() []icmEnumCase {
+	load := func(spec string) func(t *testing.T) *model.Model {
+		return func(t *testing.T) *model.Model {
+			m, err := model.Load(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return m
+		}
+	}
+	return []icmEnumCase{
+		{"spinglass2d-L3", load("spinglass2d:L=3,seed=5"), false},
+		{"frustrated2d-L3-fields", load("frustrated2d:L=3,seed=5"), false},
+		{"ring5-joint", func(t *testing.T) *model.Model { return tinyModel(t, 5, [][2]int32{{0, 2}}, nil, 7) }, true},
+		{"ring5-fields-joint", func(t *testing.T) *model.Model {
+			return tinyModel(t, 5, [][2]int32{{0, 2}}, []float64{0.5, -1, 0.25, 0, -0.75}, 7)
+		}, true},
+	}
+}
+
+const (
+	icmSamples = 40000
+	icmThin    = 3
+)
+
+// TestICMAgreesWithEnumeration is the cluster move's proof inside replica
+// exchange: two sets of Metropolis replicas (4 rungs from beta 0.3), one
+// move at every rung after every swap round, on models of 9 and 5 spins
+// with and without fields, at beta 1.5 and 3. Set 0's target state
+// (9 spins) or the pair of both sets' target states (5 spins) is counted
+// every 3 steps, 40000 times, and Pearson's chi-square against the exact
+// Boltzmann probabilities (cells below 5 expected counts pooled) must give
+// p > 1e-4 (the seeds are fixed, so the test is deterministic; a correct
+// sampler fails with probability about 1e-4 per check when the thinned
+// draws are nearly independent). TestICMBrokenCaught runs the same
+// checks on the broken rules.
+func TestICMAgreesWithEnumeration(t *testing.T) {
+	if replica.RaceEnabled {
+		t.Skip("statistics on one thread: the plain run checks them")
+	}
+	for i, ec := range icmEnumCases() {
+		for _, beta := range []float64{1.5, 3} {
+			t.Run(fmt.Sprintf("%s/beta=%g", ec.name, beta), func(t *testing.T) {
+				stat, df, p := icmCheck(t, ec, beta, uint64(20+i))
+				t.Logf("chi-square %.1f on %d df, p = %.3g", stat, df, p)
+				if !(p > 1e-4) {
+					t.Errorf("chi-square %.1f on %d df, p = %.3g (expected p > 1e-4)", stat, df, p)
+				}
+			})
+		}
+	}
+}
+
+// icmCheck runs icmCounts for ec at beta and returns Pearson's test of
+// what it counted.
+func icmCheck(t *testing.T, ec icmEnumCase, beta float64, seed uint64) (stat float64, df int, p float64) {
+	m := ec.m(t)
+	probs, err := exact.Probs(m.Sparse(), beta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	marg, pair := icmCounts(t, m, beta, icmSamples, icmThin, ec.joint, seed)
+	if !ec.joint {
+		return stattest.ChiSquare(marg, probs)
+	}
+	n := m.Variables()
+	pp := make([]float64, len(pair))
+	for x := range pp {
+		pp[x] = probs[x&(1<<n-1)] * probs[x>>n]
+	}
+	return stattest.ChiSquare(pair, pp)
+}
+
+// TestICMBrokenCaught: the checks of TestICMAgreesWithEnumeration catch a
+// cluster that admits one q = +1 neighbour of the seed, and a seed drawn
+// among all sites (a q = +1 seed flipped alone in both replicas), on every
+// model at beta 1.5 (p below 1e-10).
+func TestICMBrokenCaught(t *testing.T) {
+	if replica.RaceEnabled {
+		t.Skip("statistics on one thread: the plain run checks them")
+	}
+	for _, kind := range []int{1, 2} {
+		for i, ec := range icmEnumCases() {
+			t.Run(fmt.Sprintf("rule%d/%s", kind, ec.name), func(t *testing.T) {
+				defer replica.SetBrokenCluster(kind)()
+				stat, df, p := icmCheck(t, ec, 1.5, uint64(20+i))
+				t.Logf("chi-square %.1f on %d df, p = %.3g", stat, df, p)
+				if !(p < 1e-10) {
+					t.Errorf("broken rule %d not caught: chi-square %.1f on %d df, p = %.3g", kind, stat, df, p)
+				}
+			})
+		}
+	}
+}
+
+// icmKernelCases are the kernels the cluster move runs with.
+var icmKernelCases = []kernelCase{
+	{"metropolis", "frustrated2d:L=4,seed=3", "metropolis", "", 0},
+	{"gibbs", "frustrated2d:L=4,seed=3", "gibbs", "", 0},
+	{"sardonics-tree", "frustrated2d:L=4,seed=3", "sardonics", "tree", 0},
+	{"sardonics-bucket", "frustrated2d:L=4,seed=3", "sardonics", "bucket", 0},
+	{"hybrid", "frustrated2d:L=4,seed=3", "hybrid", "", 0},
+	{"metropolis-chimera", "chimera:M=2,N=1,T=2,seed=3", "metropolis", "", 0}, // h = 0, real couplings
+}
+
+// withICM turns the cluster move on in a ladder of kc's model: at every
+// rung from betaMin, or (betaMin 0) chosen at the end of a burn-in of
+// countFrom steps.
+func withICM(t *testing.T, kc kernelCase, betaMin float64, countFrom int) func(*replica.Config) {
+	m, err := model.Load(kc.spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(cfg *replica.Config) {
+		cfg.Sets, cfg.Cluster, cfg.Graph, cfg.ClusterBetaMin = 2, replica.ICM, graphOf(m), betaMin
+		if countFrom > 0 {
+			cfg.CountFrom = countFrom
+		}
+	}
+}
+
+// TestICMKernelsAgree: every kernel inside replica exchange with the
+// cluster move (on at every rung, or on the rungs chosen at the end of the
+// burn-in) gives the exact mean energy and ground-state probability at
+// beta 3 within 4 standard errors over 16 trials, as TestAgreesWithEnumeration
+// asks of the kernels without it.
+func TestICMKernelsAgree(t *testing.T) {
+	if replica.RaceEnabled {
+		t.Skip("statistics on one thread: the plain run checks them")
+	}
+	for _, kc := range icmKernelCases {
+		for _, chosen := range []bool{false, true} {
+			name := kc.name + "/every-rung"
+			betaMin, from := 0.3, 0
+			if chosen {
+				name, betaMin, from = kc.name+"/chosen", 0, 600
+			}
+			t.Run(name, func(t *testing.T) {
+				zE, zP := agreementWith(t, kc, 16, 3000, withICM(t, kc, betaMin, from))
+				t.Logf("z(mean E) = %.2f, z(P(E_min)) = %.2f", zE, zP)
+				if math.Abs(zE) > 4 || math.Abs(zP) > 4 || math.IsNaN(zE) || math.IsNaN(zP) {
+					t.Errorf("%s with the cluster move disagrees with enumeration: z = %.2f (energy), %.2f (ground state)", kc.name, zE, zP)
+				}
+			})
+		}
+	}
+}
+
+// TestICMKeepsEnergies: on a 3D glass, every move keeps the two members'
+// E_a + E_b and leaves each member's energy that of its spins, at every
+// rung, hot and cold.
+func TestICMKeepsEnergies(t *testing.T) {
+	for _, kc := range []kernelCase{
+		{"metropolis", "spinglass3d:L=4,seed=1", "metropolis", "", 0},
+		{"sardonics", "spinglass3d:L=4,seed=1", "sardonics", "", 0},
+		{"hybrid", "frustrated2d:L=6,seed=1", "hybrid", "", 0},
+	} {
+		m, _ := model.Load(kc.spec)
+		is := m.Sparse()
+		cfg := replica.Config{Betas: replica.Geometric(0.2, 2, 6), SwapEvery: 2, Sets: 2}
+		withICM(t, kc, 0.2, 0)(&cfg)
+		c, _ := newChain(t, kc, cfg, 3)
+		moves := 0
+		for range 40 {
+			for range 5 {
+				c.Step()
+			}
+			for k := range 6 {
+				a, b := c.RungChain(0, k), c.RungChain(1, k)
+				e0 := a.Energy() + b.Energy()
+				if c.ClusterMove(k) > 0 {
+					moves++
+				}
+				for _, ch := range []interface {
+					Energy() float64
+					Spins() []int8
+				}{a, b} {
+					if got, want := ch.Energy(), is.Energy(ch.Spins()); math.Abs(got-want) > 1e-9 {
+						t.Fatalf("%s: member energy %v, recomputed %v", kc.name, got, want)
+					}
+				}
+				if e := a.Energy() + b.Energy(); math.Abs(e-e0) > 1e-9 {
+					t.Fatalf("%s rung %d: E_a + E_b %v -> %v", kc.name, k, e0, e)
+				}
+			}
+		}
+		if moves == 0 {
+			t.Errorf("%s: no move made", kc.name)
+		}
+	}
+}
+
+// TestICMDoesNotAllocate: a move (count, seed, search, flips in both
+// members) allocates nothing.
+func TestICMDoesNotAllocate(t *testing.T) {
+	kc := kernelCase{"metropolis", "spinglass3d:L=6,seed=1", "metropolis", "", 0}
+	cfg := replica.Config{Betas: replica.Geometric(0.2, 2, 4), SwapEvery: 1, Sets: 2}
+	withICM(t, kc, 0.2, 0)(&cfg)
+	c, _ := newChain(t, kc, cfg, 4)
+	for range 50 {
+		c.Step()
+	}
+	for k := range 4 {
+		if a := testing.AllocsPerRun(100, func() { c.ClusterMove(k) }); a != 0 {
+			t.Errorf("rung %d: %v allocations per move", k, a)
+		}
+	}
+}
+
+// TestICMChoosesRungs: the burn-in's measurement keeps the move off
+// where its clusters cover most of the q = -1 sites (on a 3D glass the hot
+// rungs, where about half the sites differ and they percolate) and the
+// report says so rung by rung, with tries after burn-in only where it is
+// on; on a 2D glass, where half the sites do not percolate, the hot rungs
+// keep it. --cluster-beta-min's rungs are exactly those at or above it.
+func TestICMChoosesRungs(t *testing.T) {
+	for _, tc := range []struct {
+		spec     string
+		hotOn    bool
+		lo, beta float64
+	}{
+		{"spinglass3d:L=5,seed=1", false, 0.1, 3},
+		{"spinglass2d:L=12,seed=1", true, 0.1, 3},
+	} {
+		kc := kernelCase{"metropolis", tc.spec, "metropolis", "", 0}
+		cfg := replica.Config{Betas: replica.Geometric(tc.lo, tc.beta, 8), SwapEvery: 1, Sets: 2, CountFrom: 2000}
+		withICM(t, kc, 0, 0)(&cfg)
+		c, _ := newChain(t, kc, cfg, 6)
+		for range 1999 {
+			c.Step()
+		}
+		if rep := c.Report().Cluster; rep == nil || rep.Decided {
+			t.Fatalf("%s: before the end of the burn-in: report %+v (expected undecided)", tc.spec, rep)
+		}
+		for range 3000 {
+			c.Step()
+		}
+		rep := c.Report().Cluster
+		if rep == nil || !rep.Decided || rep.Move != "icm" || len(rep.Rungs) != 8 || rep.MaxClusterShare != replica.MaxClusterShare {
+			t.Fatalf("%s: report %+v", tc.spec, rep)
+		}
+		var tries int64
+		for k, r := range rep.Rungs {
+			t.Logf("%s rung %d beta %.3f: on %v, burn-in share %.3f, cluster fraction %.3f, q=-1 fraction %.3f; after: tries %d, moves %d, mean size %.1f",
+				tc.spec, k, r.Beta, r.On, deref(r.BurnShare), deref(r.BurnFraction), deref(r.BurnQMinus), r.Tries, r.Moves, deref(r.MeanSize))
+			if r.BurnTries == 0 || r.On != (r.BurnShare == nil || *r.BurnShare <= replica.MaxClusterShare) {
+				t.Errorf("%s rung %d: on %v against the measured share %v over %d tries", tc.spec, k, r.On, deref(r.BurnShare), r.BurnTries)
+			}
+			if r.On && tries == 0 {
+				tries = r.Tries
+			}
+			if r.On && (r.Tries < 2900 || r.Tries != tries || r.Moves > r.Tries) || !r.On && r.Tries != 0 {
+				t.Errorf("%s rung %d (on %v): %d tries, %d moves after burn-in", tc.spec, k, r.On, r.Tries, r.Moves)
+			}
+		}
+		if rep.Rungs[0].On != tc.hotOn {
+			t.Errorf("%s: the hottest rung on %v (expected %v)", tc.spec, rep.Rungs[0].On, tc.hotOn)
+		}
+		// The override.
+		cfg.ClusterBetaMin = cfg.Betas[5]
+		c2, _ := newChain(t, kc, cfg, 6)
+		for range 2500 {
+			c2.Step()
+		}
+		for k, r := range c2.Report().Cluster.Rungs {
+			if r.On != (k >= 5) || r.BurnShare != nil || (r.Tries > 0) != (k >= 5) {
+				t.Errorf("%s --cluster-beta-min: rung %d on %v, burn-in share %v, tries %d", tc.spec, k, r.On, r.BurnShare, r.Tries)
+			}
+		}
+	}
+}
+
+func deref(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
+}
+
+// TestICMStateContinues: a chain with the cluster move restored from a
+// state saved mid-round, before the rungs are chosen (while it measures)
+// and after, on the step clock and the work clock, continues bit for bit,
+// report included.
+func TestICMStateContinues(t *testing.T) {
+	for _, kc := range icmKernelCases {
+		for _, at := range []int{90, 400} {
+			for _, work := range []float64{0, 1} {
+				t.Run(fmt.Sprintf("%s/at-%d/work-%g", kc.name, at, work), func(t *testing.T) {
+					cfg := replica.Config{Betas: replica.Geometric(0.2, 2, 4), SwapEvery: 3, Work: work, Adapt: 60, CountFrom: 200, Sets: 2, KeepSpins: true}
+					withICM(t, kc, 0, 0)(&cfg)
+					a, ra := newChain(t, kc, cfg, 9)
+					trace(a, at)
+					st := a.AppendState(nil)
+					rs, _ := ra.MarshalBinary()
+					wantE, wantQ := trace(a, 500)
+					b, rb := newChain(t, kc, cfg, 10)
+					if err := b.RestoreState(st); err != nil {
+						t.Fatal(err)
+					}
+					if err := rb.UnmarshalBinary(rs); err != nil {
+						t.Fatal(err)
+					}
+					gotE, gotQ := trace(b, 500)
+					if !slices.Equal(wantE, gotE) || !slices.Equal(wantQ, gotQ) {
+						t.Errorf("restored chain diverged")
+					}
+					if !bytes.Equal(a.AppendState(nil), b.AppendState(nil)) {
+						t.Errorf("states differ after the same steps")
+					}
+					ja, _ := json.Marshal(a.Report().Cluster)
+					jb, _ := json.Marshal(b.Report().Cluster)
+					if !bytes.Equal(ja, jb) {
+						t.Errorf("reports differ:\n%s\n%s", ja, jb)
+					}
+				})
+			}
+		}
+	}
+	// A state without the move's trailer is refused by a chain with it.
+	kc := icmKernelCases[0]
+	plain := replica.Config{Betas: replica.Geometric(0.2, 2, 4), SwapEvery: 3, Sets: 2}
+	a, _ := newChain(t, kc, plain, 1)
+	trace(a, 10)
+	with := plain
+	withICM(t, kc, 0, 0)(&with)
+	b, _ := newChain(t, kc, with, 1)
+	if err := b.RestoreState(a.AppendState(nil)); err == nil {
+		t.Error("a state without the cluster move restored into a chain with it")
+	}
+}
+
+// TestICMConfig: the move needs two sets and a graph of the model's size.
+func TestICMConfig(t *testing.T) {
+	kc := icmKernelCases[0]
+	m, _ := model.Load(kc.spec)
+	for _, cfg := range []replica.Config{
+		{Betas: []float64{0.5, 1}, SwapEvery: 1, Sets: 1, Cluster: replica.ICM, Graph: graphOf(m)},
+		{Betas: []float64{0.5, 1}, SwapEvery: 1, Sets: 2, Cluster: replica.ICM},
+		{Betas: []float64{0.5, 1}, SwapEvery: 1, Sets: 2, Cluster: replica.ICM, Graph: graphOf(m), ClusterBetaMin: math.NaN()},
+	} {
+		if _, err := replica.New(cfg, builder("metropolis", m, "", 0), rng.Sub(1, 0, 0), randomSpins(rng.Sub(1, 0, 1), m.Variables())); err == nil {
+			t.Errorf("%+v: no error", cfg)
+		}
+	}
+}
+
+// noFlip is a member without sampler.Flipper: the cluster move resets it.
+type noFlip struct {
+	sampler.Tempered
+	rs sampler.Resetter
+}
+
+func (n noFlip) Reset(s []int8) { n.rs.Reset(s) }
+
+// TestICMResetsMembersWithoutFlipSites: members that cannot flip sites in
+// place are Reset to their flipped spins, with the same chain as a result
+// (Metropolis on an integer model: exact energies).
+func TestICMResetsMembersWithoutFlipSites(t *testing.T) {
+	kc := kernelCase{"metropolis", "frustrated2d:L=5,seed=2", "metropolis", "", 0}
+	m, _ := model.Load(kc.spec)
+	cfg := replica.Config{Betas: replica.Geometric(0.3, 2, 4), SwapEvery: 2, Sets: 2}
+	withICM(t, kc, 0.3, 0)(&cfg)
+	build := builder("metropolis", m, "", 0)
+	wrapped := func(beta float64, r *rand.PCG, init []int8) (sampler.Chain, func(), error) {
+		ch, rel, err := build(beta, r, init)
+		if err != nil {
+			return nil, rel, err
+		}
+		return noFlip{ch.(sampler.Tempered), ch.(sampler.Resetter)}, rel, nil
+	}
+	var traces [2][]float64
+	for i, b := range []replica.Builder{build, wrapped} {
+		c, err := replica.New(cfg, b, rng.Sub(4, 0, 1), randomSpins(rng.Sub(4, 0, 0), m.Variables()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		traces[i], _ = trace(c, 400)
+		if _, ok := c.RungChain(0, 0).(sampler.Flipper); ok == (i == 1) {
+			t.Fatalf("builder %d: member is a Flipper: %v", i, ok)
+		}
+		if c.Report().Cluster.Rungs[3].Moves == 0 {
+			t.Errorf("builder %d: no move at the target", i)
+		}
+		c.Close()
+	}
+	if !slices.Equal(traces[0], traces[1]) {
+		t.Error("members reset by the move ran another chain than members that flip in place")
+	}
+}
