@@ -144,9 +144,19 @@ func mean(x []float64) float64 {
 // Interrupted and resumed while thinned, with every step streamed, a run's
 // files are the uninterrupted run's byte for byte.
 func TestThinnedResumeIsIdentical(t *testing.T) {
+	resumeIsIdentical(t, "metropolis", []string{"energy.csv", "magnetization.csv", "energy.npy", "magnetization.npy"},
+		"sample", "--model", "frustrated2d:L=16,seed=3", "--T", "1", "--sampler", "metropolis",
+		"--steps", "60000", "--burn", "3000", "--trials", "2", "--seed", "5", "--quiet", "--no-figures", "--trace-draws", "512", "--save-trace")
+}
+
+// resumeIsIdentical runs args into one folder to the end and into another
+// interrupted by SIGTERM at its first checkpoint and resumed, and compares
+// files of trials 0 and 1 of sampler and the summaries (timings aside);
+// it returns the uninterrupted run's folder. It skips when the child
+// finished before its SIGTERM.
+func resumeIsIdentical(t *testing.T, sampler string, files []string, args ...string) string {
+	t.Helper()
 	base := t.TempDir()
-	args := []string{"sample", "--model", "frustrated2d:L=16,seed=3", "--T", "1", "--sampler", "metropolis",
-		"--steps", "60000", "--burn", "3000", "--trials", "2", "--seed", "5", "--quiet", "--no-figures", "--trace-draws", "512", "--save-trace"}
 	full := filepath.Join(base, "full")
 	if _, _, err := run(t, append(args, "--out", full)...); err != nil {
 		t.Fatal(err)
@@ -160,9 +170,9 @@ func TestThinnedResumeIsIdentical(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tr := range []string{"trial-0", "trial-1"} {
-		for _, f := range []string{"energy.csv", "magnetization.csv", "energy.npy", "magnetization.npy"} {
-			a, _ := os.ReadFile(filepath.Join(full, "metropolis", tr, f))
-			b, _ := os.ReadFile(filepath.Join(part, "metropolis", tr, f))
+		for _, f := range files {
+			a, _ := os.ReadFile(filepath.Join(full, sampler, tr, f))
+			b, _ := os.ReadFile(filepath.Join(part, sampler, tr, f))
 			if len(a) == 0 || !bytes.Equal(a, b) {
 				t.Errorf("%s: resumed %s differs from the uninterrupted one (%d and %d bytes)", tr, f, len(a), len(b))
 			}
@@ -171,4 +181,5 @@ func TestThinnedResumeIsIdentical(t *testing.T) {
 	if a, b := stripTimings(t, full), stripTimings(t, part); !bytes.Equal(a, b) {
 		t.Errorf("resumed summary differs:\n%s\n%s", a, b)
 	}
+	return full
 }
