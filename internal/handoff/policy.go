@@ -1,0 +1,208 @@
+package handoff
+
+import (
+	"sync/atomic"
+	"time"
+)
+
+// The policy's constants. A window is the ticks over which the policy
+// measures the wall time per tick at one thread count: at least minTicks
+// and about windowNs, after settleTicks (or an eighth of a window) that
+// are not measured after each change (a woken thread's first hand-off, a
+// cold cache). A count must beat the best by marginPct percent to replace
+// it; a smaller count replaces it unless it is slower by that much (the
+// same speed on fewer threads is cheaper). A failed probe doubles the
+// windows to the next one of its direction, up to 1 << maxExp; probes
+// down from a count that pays start at 1 << minDown windows.
+const (
+	windowNs    = 2_000_000
+	minTicks    = 4
+	maxTicks    = 1 << 20
+	settleTicks = 2
+	marginPct   = 5
+	maxExp      = 10
+	minDown     = 3
+	stableRun   = 16
+)
+
+// Policy chooses how many of a pool's w threads (the caller's included)
+// take part in its next ticks (a round of members, an engine command). It
+// measures, on the wall clock, the time per tick of windows of ticks,
+// gaps between ticks included (so the caller's own work and every
+// hand-off are counted), and keeps the thread count that measured
+// fastest. The counts it tries are 1, 2, 4, ... and w. From one thread it
+// tries the next count up only when the calibrated spin hand-off
+// (Price.Spin, twice per tick) could leave the tick cheaper; from more, it
+// tries the count below when the count in use measures slower than the
+// count below did, and otherwise now and then, so that a change in the
+// machine's load is seen. Each probe that fails doubles the wait before
+// the next in its direction. A thread that saw itself descheduled while
+// it should run (Lost) sends the pool back to one thread at once; the
+// window so far, stall included, is the count's measurement, and the wait
+// before trying more threads doubles (it halves again after every
+// stableRun windows that more threads ran without a loss).
+//
+// Tick and Active belong to the pool's coordinator; Lost is safe for
+// concurrent use.
+type Policy struct {
+	cands        []int   // the thread counts tried, increasing; cands[0] = 1
+	cur, best    int     // indices into cands: in use, measured fastest
+	est          []int64 // ns per tick at each count, last measured (0: never)
+	ticks, limit int     // ticks in the current window (or settling), and its length
+	window       int     // measured window length in ticks
+	t0           int64   // clock at the window's start
+	settling     bool
+	expUp        int // back-off exponent of the probes up (and of the return after a loss)
+	expDown      int // back-off exponent of the probes down
+	wait         int // windows to the next probe
+	stable       int // windows in a row at a best count above 1 without a loss
+	spin         int64
+	lost         atomic.Int64
+	seen         int64
+	now          func() int64
+
+	// Probes, Drops and Windows count the probes started, the drops to
+	// one thread after Lost and the windows measured.
+	Probes, Drops, Windows int
+}
+
+// NewPolicy is the policy of a pool of w threads with the hand-off price
+// pr (an untrusted spin price counts as 1 us). It starts with one thread.
+func NewPolicy(w int, pr Price) *Policy {
+	p := &Policy{spin: int64(pr.SpinOr(time.Microsecond)), now: Now, window: minTicks, expDown: minDown}
+	for a := 1; a < w; a *= 2 {
+		p.cands = append(p.cands, a)
+	}
+	p.cands = append(p.cands, max(1, w))
+	p.est = make([]int64, len(p.cands))
+	p.switchTo(0)
+	return p
+}
+
+// SetClock replaces the clock (tests).
+func (p *Policy) SetClock(now func() int64) { p.now = now }
+
+// Active is the thread count in use.
+func (p *Policy) Active() int { return p.cands[p.cur] }
+
+// Est is the last measured ns per tick at each count (0: never).
+func (p *Policy) Est() map[int]int64 {
+	m := map[int]int64{}
+	for k, a := range p.cands {
+		m[a] = p.est[k]
+	}
+	return m
+}
+
+// Lost reports that a thread of the pool was descheduled while it spun
+// or ran its share: the pool goes back to one thread at its next tick.
+func (p *Policy) Lost() { p.lost.Add(1) }
+
+// Tick starts a tick and returns the number of threads to run it on.
+func (p *Policy) Tick() int {
+	if l := p.lost.Load(); l != p.seen {
+		p.seen = l
+		if p.cur > 0 {
+			p.drop()
+		}
+	}
+	p.ticks++
+	if p.ticks >= p.limit {
+		p.endWindow()
+	}
+	return p.cands[p.cur]
+}
+
+// drop goes back to one thread after a loss.
+func (p *Policy) drop() {
+	if !p.settling && p.ticks > 0 {
+		p.est[p.cur] = max(1, (p.now()-p.t0)/int64(p.ticks))
+	}
+	p.Drops++
+	p.best, p.stable = 0, 0
+	p.expUp = min(p.expUp+1, maxExp)
+	p.wait = 1 << p.expUp
+	p.switchTo(0)
+}
+
+func (p *Policy) switchTo(k int) {
+	p.cur, p.settling, p.ticks = k, true, 0
+	p.limit = max(settleTicks, p.window/8)
+}
+
+// endWindow is called at the start of the tick that ends a window (or the
+// settling ticks): the window's ticks are the ones before it.
+func (p *Policy) endWindow() {
+	now := p.now()
+	if p.settling {
+		p.settling, p.t0, p.ticks, p.limit = false, now, 0, p.window
+		return
+	}
+	m := max(1, (now-p.t0)/int64(p.ticks))
+	p.Windows++
+	p.window = int(min(max(windowNs/m, minTicks), maxTicks))
+	p.est[p.cur] = m
+	next := p.cur
+	if p.cur != p.best { // a probe
+		b := p.est[p.best]
+		up := p.cur > p.best
+		switch {
+		case up && 100*m+marginPct*m < 100*b:
+			p.best, p.stable, p.wait = p.cur, 0, 1<<p.expDown
+			if p.cur+1 < len(p.cands) && p.gate(m, p.cur+1) {
+				next = p.cur + 1
+				p.Probes++
+			}
+		case !up && 100*m < (100+marginPct)*b:
+			// Fewer threads do as well: more pay less than they did.
+			p.best, p.stable, p.expDown = p.cur, 0, minDown
+			p.expUp = min(p.expUp+1, maxExp)
+			p.wait = 1 << p.expUp
+		case up:
+			next = p.best
+			p.expUp = min(p.expUp+1, maxExp)
+			p.wait = 1 << p.expUp
+		default:
+			next = p.best
+			p.expDown = min(p.expDown+1, maxExp)
+			p.wait = 1 << p.expDown
+		}
+	} else {
+		if p.cur > 0 {
+			if p.stable++; p.stable >= stableRun {
+				p.stable, p.expUp = 0, max(0, p.expUp-1)
+			}
+		}
+		switch {
+		case p.cur > 0 && p.est[p.cur-1] > 0 && 100*m > (100+marginPct)*p.est[p.cur-1]:
+			next = p.cur - 1 // slower now than the count below was: measure it again
+			p.Probes++
+		default:
+			if p.wait--; p.wait > 0 {
+				break
+			}
+			switch {
+			case p.cur+1 < len(p.cands) && p.gate(m, p.cur+1):
+				next = p.cur + 1
+				p.Probes++
+			case p.cur > 0:
+				next = p.cur - 1
+				p.Probes++
+			default:
+				p.wait = 1 << p.expUp
+			}
+		}
+	}
+	if next != p.cur {
+		p.switchTo(next)
+		return
+	}
+	p.t0, p.ticks, p.limit = now, 0, p.window
+}
+
+// gate reports whether count k could beat m ns per tick at the current
+// count: the same work split over more threads, plus two spin hand-offs.
+func (p *Policy) gate(m int64, k int) bool {
+	pred := m*int64(p.cands[p.cur])/int64(p.cands[k]) + 2*p.spin
+	return 100*pred+marginPct*pred < 100*m
+}

@@ -1,0 +1,87 @@
+package handoff
+
+// Spinning. A waiter polls its condition; every pollsPerRead polls it reads
+// the clock (Now, no system call). Two reads more than gapNs apart mean
+// the thread did not run in between: the OS gave its CPU to another
+// thread (or the hypervisor its virtual CPU to another machine). The
+// thread's CPU over the spell is then its wall time less those gaps, which
+// is what CLOCK_THREAD_CPUTIME_ID would say without a system call per
+// check; every cpuCheckNs of spinning the spell also reads that clock, to
+// see descheduling in slices too short for a gap. A spell whose thread got
+// less than half of the wall time it spun (CPU / wall < 0.5) is lost:
+// spinning on a CPU the thread does not get only delays the thread that
+// has it, so the waiter parks at once and tells its policy.
+// (pollsPerRead is 128, or 8 under the race detector, whose atomics cost
+// a hundred times more: race.go.)
+const (
+	gapNs      = 20_000
+	cpuCheckNs = 16_000
+)
+
+// Spell is one wait of one thread for a condition that another thread
+// makes true; it tells the caller when to stop spinning and counts the
+// CPU time spent spinning. Its zero value is a spell that has not started.
+type Spell struct {
+	start, last int64 // the clock at the start of the counted part (0: not read yet) and at the last read
+	off         int64 // ns the thread was off its CPU (gaps)
+	cpu0, wall0 int64 // thread CPU and clock at the last CPU check (wall0 0: none yet)
+	polls       uint32
+	long        bool // read the clock after the start
+}
+
+// Start begins a spell. A timed spell reads the clock now and counts all
+// its time; an untimed one (cheaper, for hand-offs of a microsecond)
+// counts only its time after its first periodic read.
+func (s *Spell) Start(timed bool) {
+	*s = Spell{}
+	if timed {
+		s.start = Now()
+		s.last = s.start
+	}
+}
+
+// Poll is called after each failed check of the condition, with the spin
+// budget in ns. It reports whether to stop spinning (park) and whether
+// that is because the thread lost its CPU.
+func (s *Spell) Poll(budget int64) (park, lost bool) {
+	s.polls++
+	if s.polls%pollsPerRead != 0 {
+		return false, false
+	}
+	now := Now()
+	if s.last == 0 {
+		s.start, s.last, s.long = now, now, true
+		return false, false
+	}
+	s.long = true
+	if d := now - s.last; d > gapNs {
+		s.off += d
+	}
+	s.last = now
+	spun := now - s.start
+	if 2*s.off > spun {
+		return true, true
+	}
+	if spun >= cpuCheckNs && now-s.wall0 >= cpuCheckNs {
+		c := ThreadCPU()
+		if s.wall0 != 0 && 2*(c-s.cpu0) < now-s.wall0 {
+			return true, true
+		}
+		s.cpu0, s.wall0 = c, now
+	}
+	return spun >= budget, false
+}
+
+// End ends the spell and returns the CPU ns it counted (its counted wall
+// time less the gaps) and whether it read the clock after its start (a
+// long spell: an untimed spell that did not counts nothing).
+func (s *Spell) End() (ns int64, long bool) {
+	if s.start == 0 {
+		return 0, false
+	}
+	now := Now()
+	if d := now - s.last; d > gapNs {
+		s.off += d
+	}
+	return max(0, now-s.start-s.off), s.long
+}
