@@ -3,6 +3,7 @@ package replica
 import (
 	"runtime"
 	"sync/atomic"
+	"time"
 
 	"sardonics/internal/handoff"
 	"sardonics/topology"
@@ -62,8 +63,16 @@ type pool struct {
 	slots []*slot // one per thread; slots[0] is the caller's (waiting time only)
 	coord *waiter
 	pol   *handoff.Policy
-	spin  int64 // ns a waiter spins before it parks
 	stole []bool
+
+	// A waiter spins for spin ns before it parks: long enough to bridge
+	// a round and the gap to the next (the caller's swaps and its own
+	// work), as running means measured while more than one thread works,
+	// and a wake-up's price at least (see spinFor).
+	spin      atomic.Int64
+	parkNs    int64 // the calibrated park hand-off
+	roundNs   int64 // mean ns of a round (publish to return)
+	gap, end0 int64 // mean ns between rounds; the clock at the last round's end (0: not timed)
 
 	hook   func(hookPoint, int) // the package's hook when the pool was built
 	chaos  func(uint64) int     // the package's chaos when the pool was built
@@ -84,15 +93,25 @@ type slot struct {
 	_      [64]byte
 }
 
-// spinFor bounds how long a waiter spins before it parks (ns): the
-// calibrated park hand-off, within [minSpin, maxSpin] (spinning longer
-// than a wake-up costs is never worth it; see handoff.Price).
+// spinFor is how long a waiter spins before it parks (ns): twice a mean
+// round and gap, so that a worker that finished its share (or found it
+// taken) catches the next round spinning, and at least the calibrated
+// park hand-off (a wake-up costs that much on the critical path anyway),
+// within [minSpin, maxSpin]. A parked worker is woken when the next
+// round is published, and a wake-up of a thread locked to its goroutine
+// takes the Go scheduler two thread wake-ups (an idle P's thread takes
+// the goroutine, then hands it to its own thread): 75 us on a 2-core
+// virtual machine, longer than a 16-member round of a 729-spin glass, so
+// the caller would take its share every round and the worker park again
+// every round; spinning through the round breaks that circle. A longer
+// wait is the caller's own work, which a spinning worker would only slow
+// down on a busy machine.
 const (
 	minSpin = 20_000
 	maxSpin = 200_000
 )
 
-func spinFor(pr handoff.Price) int64 { return min(max(int64(pr.Park), minSpin), maxSpin) }
+func spinFor(park, round, gap int64) int64 { return min(max(park, 2*(round+gap), minSpin), maxSpin) }
 
 // hookPoint names a step of the hand-off protocol, where tests inject
 // pauses (hook).
@@ -163,7 +182,7 @@ func (p *pool) await(w *waiter, i int, ready, parkNow func() bool, ns *atomic.In
 	for !ready() {
 		if parkNow != nil && parkNow() {
 			p.at(hookInactive, i)
-		} else if stop, lost := sp.Poll(p.spin); !stop {
+		} else if stop, lost := sp.Poll(p.spin.Load()); !stop {
 			continue
 		} else if lost && p.pol != nil {
 			p.pol.Lost()
@@ -216,7 +235,8 @@ func (p *pool) notify(w *waiter, i int) {
 func newPool(w int, cpus []int) *pool {
 	pr := handoff.Cached()
 	p := &pool{slots: make([]*slot, w), coord: &waiter{wake: make(chan struct{}, 1), broken: brokenAwait},
-		spin: spinFor(pr), stole: make([]bool, w), hook: hook, chaos: chaos, broken: brokenActive}
+		parkNs: int64(pr.ParkOr(30 * time.Microsecond)), stole: make([]bool, w), hook: hook, chaos: chaos, broken: brokenActive}
+	p.spin.Store(spinFor(p.parkNs, 0, 0))
 	if p.chaos == nil {
 		p.pol = handoff.NewPolicy(w, pr)
 	}
@@ -305,10 +325,16 @@ func (p *pool) run(n int, job func(int)) {
 		// Published all the same, so that a worker still spinning from
 		// an earlier round sees it is not active and parks at once.
 		p.round.Store(s<<16 | 1)
+		p.end0 = 0
 		for j := range n {
 			job(j)
 		}
 		return
+	}
+	start := handoff.Now()
+	if p.end0 != 0 { // the gap since the last round, both on more than one thread
+		p.gap += (start - p.end0 - p.gap) / 8
+		p.spin.Store(spinFor(p.parkNs, p.roundNs, p.gap))
 	}
 	p.share = func(i int) {
 		for j := i; j < n; j += a {
@@ -342,6 +368,8 @@ func (p *pool) run(n int, job func(int)) {
 		return true
 	}
 	p.await(p.coord, 0, ready, nil, &p.slots[0].waitNs)
+	p.end0 = handoff.Now()
+	p.roundNs += (p.end0 - start - p.roundNs) / 8
 }
 
 // cpuSeconds is the CPU time so far of the workers' threads (not the

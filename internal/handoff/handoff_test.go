@@ -23,7 +23,9 @@ func sim(p *Policy, n int, cost func(i, a int) int64, at func(i int)) (int64, ma
 	return clock, ticks
 }
 
-func price(spin time.Duration) Price { return Price{Spin: spin, SpinTrips: 100, Park: 30 * time.Microsecond, ParkTrips: 20} }
+func price(spin time.Duration) Price {
+	return Price{Spin: spin, SpinTrips: 100, Park: 30 * time.Microsecond, ParkTrips: 20}
+}
 
 // TestPolicyTakesWhatPays: rounds of 100 us that two threads do in 55 us
 // run on two threads nearly all the time, within a few percent of the

@@ -1,6 +1,7 @@
 package handoff
 
 import (
+	"os"
 	"sync/atomic"
 	"time"
 )
@@ -57,6 +58,7 @@ type Policy struct {
 	wait         int // windows to the next probe
 	stable       int // windows in a row at a best count above 1 without a loss
 	spin         int64
+	fixed        int // > 0: the count of every tick (SARDONICS_HANDOFF)
 	lost         atomic.Int64
 	seen         int64
 	now          func() int64
@@ -68,6 +70,9 @@ type Policy struct {
 
 // NewPolicy is the policy of a pool of w threads with the hand-off price
 // pr (an untrusted spin price counts as 1 us). It starts with one thread.
+// The environment variable SARDONICS_HANDOFF, a diagnostic, replaces it:
+// "all" runs every tick on the w threads (the pools before issue 32),
+// "one" on the caller's alone; the output is the same either way.
 func NewPolicy(w int, pr Price) *Policy {
 	p := &Policy{spin: int64(pr.SpinOr(time.Microsecond)), now: Now, window: minTicks, expDown: minDown}
 	for a := 1; a < w; a *= 2 {
@@ -76,6 +81,12 @@ func NewPolicy(w int, pr Price) *Policy {
 	p.cands = append(p.cands, max(1, w))
 	p.est = make([]int64, len(p.cands))
 	p.switchTo(0)
+	switch os.Getenv("SARDONICS_HANDOFF") {
+	case "all":
+		p.fixed = max(1, w)
+	case "one":
+		p.fixed = 1
+	}
 	return p
 }
 
@@ -83,7 +94,12 @@ func NewPolicy(w int, pr Price) *Policy {
 func (p *Policy) SetClock(now func() int64) { p.now = now }
 
 // Active is the thread count in use.
-func (p *Policy) Active() int { return p.cands[p.cur] }
+func (p *Policy) Active() int {
+	if p.fixed > 0 {
+		return p.fixed
+	}
+	return p.cands[p.cur]
+}
 
 // Est is the last measured ns per tick at each count (0: never).
 func (p *Policy) Est() map[int]int64 {
@@ -100,6 +116,9 @@ func (p *Policy) Lost() { p.lost.Add(1) }
 
 // Tick starts a tick and returns the number of threads to run it on.
 func (p *Policy) Tick() int {
+	if p.fixed > 0 {
+		return p.fixed
+	}
 	if l := p.lost.Load(); l != p.seen {
 		p.seen = l
 		if p.cur > 0 {
