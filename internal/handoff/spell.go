@@ -7,14 +7,19 @@ package handoff
 // thread's CPU over the spell is then its wall time less those gaps, which
 // is what CLOCK_THREAD_CPUTIME_ID would say without a system call per
 // check; every cpuCheckNs of spinning the spell also reads that clock, to
-// see descheduling in slices too short for a gap. A spell whose thread got
-// less than half of the wall time it spun (CPU / wall < 0.5) is lost:
-// spinning on a CPU the thread does not get only delays the thread that
-// has it, so the waiter parks at once and tells its policy.
+// see descheduling in slices too short for a gap. A spell whose thread has
+// been off its CPU for more than lostNs and more than half the wall time
+// it spun (CPU / wall < 0.5) is lost: spinning on a CPU the thread does not
+// get only delays the thread that has it, so the waiter parks at once and
+// tells its policy. (A time slice given to a competing program lasts a
+// millisecond or more; an interrupt or a kernel worker, tens of
+// microseconds at most, is not taken for one.)
+//
 // (pollsPerRead is 128, or 8 under the race detector, whose atomics cost
 // a hundred times more: race.go.)
 const (
 	gapNs      = 20_000
+	lostNs     = 100_000
 	cpuCheckNs = 16_000
 )
 
@@ -24,7 +29,8 @@ const (
 type Spell struct {
 	start, last int64 // the clock at the start of the counted part (0: not read yet) and at the last read
 	off         int64 // ns the thread was off its CPU (gaps)
-	cpu0, wall0 int64 // thread CPU and clock at the last CPU check (wall0 0: none yet)
+	cpu0, wall0 int64 // thread CPU and clock at the first CPU check (wall0 0: none yet)
+	nextCheck   int64 // spun time of the next CPU check
 	polls       uint32
 	long        bool // read the clock after the start
 }
@@ -33,7 +39,7 @@ type Spell struct {
 // its time; an untimed one (cheaper, for hand-offs of a microsecond)
 // counts only its time after its first periodic read.
 func (s *Spell) Start(timed bool) {
-	*s = Spell{}
+	*s = Spell{nextCheck: cpuCheckNs}
 	if timed {
 		s.start = Now()
 		s.last = s.start
@@ -59,15 +65,17 @@ func (s *Spell) Poll(budget int64) (park, lost bool) {
 	}
 	s.last = now
 	spun := now - s.start
-	if 2*s.off > spun {
+	if s.off > lostNs && 2*s.off > spun {
 		return true, true
 	}
-	if spun >= cpuCheckNs && now-s.wall0 >= cpuCheckNs {
+	if spun >= s.nextCheck {
+		s.nextCheck = spun + cpuCheckNs
 		c := ThreadCPU()
-		if s.wall0 != 0 && 2*(c-s.cpu0) < now-s.wall0 {
+		if s.wall0 == 0 {
+			s.cpu0, s.wall0 = c, now
+		} else if off := now - s.wall0 - (c - s.cpu0); off > lostNs && 2*off > now-s.wall0 {
 			return true, true
 		}
-		s.cpu0, s.wall0 = c, now
 	}
 	return spun >= budget, false
 }
