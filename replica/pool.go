@@ -170,15 +170,19 @@ type waiter struct {
 }
 
 // await returns once ready() holds: spinning for spin ns (not at all
-// while parkNow() holds, or once the thread lost its CPU, which it tells
-// lost), then parked, re-checking ready() after every wake-up. It adds
-// the CPU time it waited to *ns.
-func (p *pool) await(w *waiter, i int, ready, parkNow func() bool, ns *atomic.Int64) {
+// while parkNow() holds, nor once the thread, or the thread watch names
+// (0: none), lost its CPU, which it tells the policy), then parked,
+// re-checking ready() after every wake-up. It adds the CPU time it waited
+// to *ns.
+func (p *pool) await(w *waiter, i int, ready, parkNow func() bool, watch func() int, ns *atomic.Int64) {
 	if ready() {
 		return
 	}
 	var sp handoff.Spell
 	sp.Start(true)
+	if watch != nil {
+		sp.Watch(watch)
+	}
 	for !ready() {
 		if parkNow != nil && parkNow() {
 			p.at(hookInactive, i)
@@ -288,7 +292,7 @@ func (p *pool) worker(i int, cpus []int) {
 		return r>>16 != last && i >= p.active(r)
 	}
 	for {
-		p.await(sl.w, i, ready, inactive, &sl.waitNs)
+		p.await(sl.w, i, ready, inactive, nil, &sl.waitNs)
 		if p.quit.Load() {
 			return
 		}
@@ -367,7 +371,17 @@ func (p *pool) run(n int, job func(int)) {
 		}
 		return true
 	}
-	p.await(p.coord, 0, ready, nil, &p.slots[0].waitNs)
+	// The worker the coordinator waits for is computing its share: if
+	// its thread does not get its CPU, the coordinator parks at once.
+	watch := func() int {
+		for i := 1; i < a; i++ {
+			if sl := p.slots[i]; !p.stole[i] && sl.done.Load() != s {
+				return int(sl.tid.Load())
+			}
+		}
+		return 0
+	}
+	p.await(p.coord, 0, ready, nil, watch, &p.slots[0].waitNs)
 	p.end0 = handoff.Now()
 	p.roundNs += (p.end0 - start - p.roundNs) / 8
 }

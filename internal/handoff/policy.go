@@ -10,13 +10,14 @@ import (
 // measures the wall time per tick at one thread count: at least minTicks
 // and about windowNs, after settleTicks (or an eighth of a window) that
 // are not measured after each change (a woken thread's first hand-off, a
-// cold cache). A count must beat the best by marginPct percent to replace
+// cold cache). At the best count, windows in a row are averaged (each new
+// one weighs 1/smooth). A count must beat the best by marginPct percent to replace
 // it; a smaller count replaces it unless it is slower by that much (the
 // same speed on fewer threads is cheaper). A failed probe doubles the
 // windows to the next one of its direction, up to 1 << maxExp; probes
 // down from a count that pays start at 1 << minDown windows.
 const (
-	windowNs    = 2_000_000
+	windowNs    = 4_000_000
 	minTicks    = 4
 	maxTicks    = 1 << 20
 	settleTicks = 2
@@ -24,6 +25,7 @@ const (
 	maxExp      = 10
 	minDown     = 3
 	stableRun   = 16
+	smooth      = 4
 )
 
 // Policy chooses how many of a pool's w threads (the caller's included)
@@ -37,7 +39,9 @@ const (
 // tries the count below when the count in use measures slower than the
 // count below did, and otherwise now and then, so that a change in the
 // machine's load is seen. Each probe that fails doubles the wait before
-// the next in its direction. A thread that saw itself descheduled while
+// the next in its direction; a probe already slower than the best at a
+// quarter, a half or three quarters of its window is given up there. A
+// thread that saw itself descheduled while
 // it should run (Lost) sends the pool back to one thread at once; the
 // window so far, stall included, is the count's measurement, and the wait
 // before trying more threads doubles (it halves again after every
@@ -50,13 +54,15 @@ type Policy struct {
 	cur, best    int     // indices into cands: in use, measured fastest
 	est          []int64 // ns per tick at each count, last measured (0: never)
 	ticks, limit int     // ticks in the current window (or settling), and its length
+	peek         int     // the tick of a probe's next look at its window
 	window       int     // measured window length in ticks
 	t0           int64   // clock at the window's start
 	settling     bool
-	expUp        int // back-off exponent of the probes up (and of the return after a loss)
-	expDown      int // back-off exponent of the probes down
-	wait         int // windows to the next probe
-	stable       int // windows in a row at a best count above 1 without a loss
+	kept         bool // the last window ended at the same count (est[cur] is its running mean)
+	expUp        int  // back-off exponent of the probes up (and of the return after a loss)
+	expDown      int  // back-off exponent of the probes down
+	wait         int  // windows to the next probe
+	stable       int  // windows in a row at a best count above 1 without a loss
 	spin         int64
 	fixed        int // > 0: the count of every tick (SARDONICS_HANDOFF)
 	lost         atomic.Int64
@@ -126,10 +132,40 @@ func (p *Policy) Tick() int {
 		}
 	}
 	p.ticks++
-	if p.ticks >= p.limit {
+	switch {
+	case p.ticks >= p.limit:
 		p.endWindow()
+	case p.ticks == p.peek:
+		p.peekProbe()
 	}
 	return p.cands[p.cur]
+}
+
+// peekProbe looks at a probe's window every quarter: a count that is
+// already slower than the best measured is given up at once.
+func (p *Policy) peekProbe() {
+	p.peek += max(1, p.limit/4)
+	if p.cur == p.best || p.settling {
+		return
+	}
+	b := p.est[p.best]
+	if m := (p.now() - p.t0) / int64(p.ticks); 100*m > (100+marginPct)*b {
+		p.est[p.cur] = m
+		p.Windows++
+		p.failProbe()
+		p.switchTo(p.best)
+	}
+}
+
+// failProbe backs off the probes in the direction of the one that failed.
+func (p *Policy) failProbe() {
+	if p.cur > p.best {
+		p.expUp = min(p.expUp+1, maxExp)
+		p.wait = 1 << p.expUp
+	} else {
+		p.expDown = min(p.expDown+1, maxExp)
+		p.wait = 1 << p.expDown
+	}
 }
 
 // drop goes back to one thread after a loss.
@@ -145,8 +181,9 @@ func (p *Policy) drop() {
 }
 
 func (p *Policy) switchTo(k int) {
-	p.cur, p.settling, p.ticks = k, true, 0
+	p.cur, p.settling, p.ticks, p.kept = k, true, 0, false
 	p.limit = max(settleTicks, p.window/8)
+	p.peek = -1
 }
 
 // endWindow is called at the start of the tick that ends a window (or the
@@ -155,11 +192,18 @@ func (p *Policy) endWindow() {
 	now := p.now()
 	if p.settling {
 		p.settling, p.t0, p.ticks, p.limit = false, now, 0, p.window
+		p.peek = max(1, p.limit/4)
 		return
 	}
 	m := max(1, (now-p.t0)/int64(p.ticks))
 	p.Windows++
 	p.window = int(min(max(windowNs/m, minTicks), maxTicks))
+	if p.cur == p.best && p.kept && p.est[p.cur] > 0 {
+		// Windows in a row at the best count: a running mean, so that
+		// one stalled round (a thread preempted in its share) does not
+		// throw away a count that pays.
+		m = p.est[p.cur] + (m-p.est[p.cur])/smooth
+	}
 	p.est[p.cur] = m
 	next := p.cur
 	if p.cur != p.best { // a probe
@@ -177,14 +221,9 @@ func (p *Policy) endWindow() {
 			p.best, p.stable, p.expDown = p.cur, 0, minDown
 			p.expUp = min(p.expUp+1, maxExp)
 			p.wait = 1 << p.expUp
-		case up:
-			next = p.best
-			p.expUp = min(p.expUp+1, maxExp)
-			p.wait = 1 << p.expUp
 		default:
+			p.failProbe()
 			next = p.best
-			p.expDown = min(p.expDown+1, maxExp)
-			p.wait = 1 << p.expDown
 		}
 	} else {
 		if p.cur > 0 {
@@ -216,7 +255,9 @@ func (p *Policy) endWindow() {
 		p.switchTo(next)
 		return
 	}
+	p.kept = true
 	p.t0, p.ticks, p.limit = now, 0, p.window
+	p.peek = max(1, p.limit/4)
 }
 
 // gate reports whether count k could beat m ns per tick at the current

@@ -1,5 +1,7 @@
 package handoff
 
+import "golang.org/x/sys/unix"
+
 // Spinning. A waiter polls its condition; every pollsPerRead polls it reads
 // the clock (Now, no system call). Two reads more than gapNs apart mean
 // the thread did not run in between: the OS gave its CPU to another
@@ -13,7 +15,10 @@ package handoff
 // get only delays the thread that has it, so the waiter parks at once and
 // tells its policy. (A time slice given to a competing program lasts a
 // millisecond or more; an interrupt or a kernel worker, tens of
-// microseconds at most, is not taken for one.)
+// microseconds at most, is not taken for one.) A waiter that waits for
+// another thread's computation (the pool's coordinator, for a worker's
+// share) also reads that thread's CPU clock at each check (Watch): a
+// partner descheduled in the middle of its work makes the spell lost too.
 //
 // (pollsPerRead is 128, or 8 under the race detector, whose atomics cost
 // a hundred times more: race.go.)
@@ -33,13 +38,29 @@ type Spell struct {
 	nextCheck   int64 // spun time of the next CPU check
 	polls       uint32
 	long        bool // read the clock after the start
+	// The partner: the thread the spell waits for while it computes
+	// (watch gives its id, 0 for none), and its CPU time and the clock
+	// when it was first read.
+	watch         func() int
+	ptid          int
+	pcpu0, pwall0 int64
 }
+
+// Watch makes the spell also watch the thread whose work it waits for
+// (watch returns its id at each CPU check, 0 when there is none): a
+// partner whose CPU time grows at less than half the wall time, over more
+// than lostNs, has been descheduled in the middle of its work, and the
+// spell is lost as if its own thread had been. Only a thread that computes
+// until it makes the condition true may be watched (one that can block
+// would look descheduled).
+func (s *Spell) Watch(watch func() int) { s.watch = watch }
 
 // Start begins a spell. A timed spell reads the clock now and counts all
 // its time; an untimed one (cheaper, for hand-offs of a microsecond)
 // counts only its time after its first periodic read.
 func (s *Spell) Start(timed bool) {
-	*s = Spell{nextCheck: cpuCheckNs}
+	w := s.watch
+	*s = Spell{nextCheck: cpuCheckNs, watch: w}
 	if timed {
 		s.start = Now()
 		s.last = s.start
@@ -76,8 +97,31 @@ func (s *Spell) Poll(budget int64) (park, lost bool) {
 		} else if off := now - s.wall0 - (c - s.cpu0); off > lostNs && 2*off > now-s.wall0 {
 			return true, true
 		}
+		if s.watch != nil {
+			switch tid := s.watch(); {
+			case tid != s.ptid:
+				s.ptid, s.pcpu0, s.pwall0 = tid, threadCPUOf(tid), now
+			case tid > 0:
+				if off := now - s.pwall0 - (threadCPUOf(tid) - s.pcpu0); off > lostNs && 2*off > now-s.pwall0 {
+					return true, true
+				}
+			}
+		}
 	}
 	return spun >= budget, false
+}
+
+// threadCPUOf is the CPU time in ns of thread tid of this process (its
+// CPU clock, MAKE_THREAD_CPUCLOCK(tid, CPUCLOCK_SCHED)), 0 if it is gone.
+func threadCPUOf(tid int) int64 {
+	if tid <= 0 {
+		return 0
+	}
+	var ts unix.Timespec
+	if unix.ClockGettime(int32(^tid<<3|6), &ts) != nil {
+		return 0
+	}
+	return ts.Nano()
 }
 
 // End ends the spell and returns the CPU ns it counted (its counted wall
