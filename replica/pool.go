@@ -50,10 +50,13 @@ import (
 //     token is ever left over for a later spell, and a send never blocks
 //     for long (the buffer of one is empty whenever asleep is set).
 //
-// The conditions are monotone within a round: an active worker's "round
-// seq != last" stays true until it has claimed (or lost) the round, since
-// the coordinator cannot end the round before; the coordinator's "every
-// claimed share done" stays true until it publishes the next round.
+// The conditions change only with the round word: a worker's "a round it
+// has not seen, and it is active in it" becomes true only when the
+// coordinator publishes such a round, which then wakes the worker if it
+// announced it parks (a round can also end, its share taken, before the
+// worker looks: it then waits for the next like any other); the
+// coordinator's "every claimed share done" stays true until it publishes
+// the next round.
 type pool struct {
 	round atomic.Uint64 // seq << 16 | a, stored after share
 	share func(i int)   // the current round's work of thread i (written before round)
