@@ -44,14 +44,16 @@ import (
 //
 // Whether the workers pay (issue 32): a hand-off per flip costs the
 // cache line's trip between CPUs at best and a wake-up at worst, against
-// a section's share of one flip. The hub's handoff.Policy (imported as pace) measures the
-// wall time per command over windows of commands (about 2 ms) and keeps
-// the number of active workers (1..the threads that can run at once)
-// that measured fastest: it tries more only when the calibrated spin
-// hand-off could pay, retries with exponential back-off, and goes back to
-// the coordinator alone at once when a thread sees itself descheduled
-// while it spins (handoff.Spell: its CPU time grew at less than half its
-// wall time), the thread parking at once. Workers beyond the active count
+// a section's share of one flip. The hub's handoff.Policy (imported as
+// pace) measures the wall time and the threads' waiting CPU per command
+// over windows of commands (about 4 ms) and keeps the number of active
+// workers (1..the threads that can run at once) that measured fastest,
+// as long as the wall time it saves exceeds the waiting it adds: it
+// tries more only when the calibrated spin hand-off could pay, retries
+// with exponential back-off, and goes back to the coordinator alone at
+// once when a thread sees itself descheduled while it spins
+// (handoff.Spell: its CPU time grew at less than half its wall time),
+// the thread parking at once. Workers beyond the active count
 // are passive for the while: not woken, their sections run by the
 // coordinator, which still claims each of them (a deactivated worker may
 // still be spinning and claim a command before it sees it taken).
@@ -204,6 +206,7 @@ func (sh *hub) init(seq *atomic.Uint64, slots []*slot) {
 	sh.active, sh.maxOn = active, active
 	if active > 1 && sh.chaos == nil {
 		sh.pol = pace.NewPolicy(active, pace.Cached())
+		sh.pol.SetCost(sh.waitNanos)
 	}
 }
 
@@ -243,12 +246,15 @@ func (sh *hub) workerCPUSeconds() float64 {
 
 // waitCPUSeconds is the CPU time so far that the coordinator and the
 // workers spent waiting for each other (see Engine.WaitCPUSeconds).
-func (sh *hub) waitCPUSeconds() float64 {
+func (sh *hub) waitCPUSeconds() float64 { return float64(sh.waitNanos()) / 1e9 }
+
+// waitNanos is waitCPUSeconds in ns.
+func (sh *hub) waitNanos() int64 {
 	ns := sh.waitNs.Load()
 	for _, sc := range sh.slots[1:] {
 		ns += sc.waitNs.Load()
 	}
-	return float64(ns) / 1e9
+	return ns
 }
 
 // pinError is the workers' pinning failures (nil if none).

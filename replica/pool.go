@@ -246,6 +246,7 @@ func newPool(w int, cpus []int) *pool {
 	p.spin.Store(spinFor(p.parkNs, 0, 0))
 	if p.chaos == nil {
 		p.pol = handoff.NewPolicy(w, pr)
+		p.pol.SetCost(p.waitNs)
 	}
 	for i := range p.slots {
 		p.slots[i] = &slot{w: &waiter{wake: make(chan struct{}, 1), broken: brokenAwait}}
@@ -408,12 +409,15 @@ func (p *pool) cpuSeconds() float64 {
 // waitSeconds is the CPU time so far that the pool's threads, the
 // caller's included, spent waiting for each other: spinning, parking and
 // waking a parked thread (see Chain.WaitCPUSeconds).
-func (p *pool) waitSeconds() float64 {
+func (p *pool) waitSeconds() float64 { return float64(p.waitNs()) / 1e9 }
+
+// waitNs is waitSeconds in ns.
+func (p *pool) waitNs() int64 {
 	var ns int64
 	for _, sl := range p.slots {
 		ns += sl.waitNs.Load()
 	}
-	return float64(ns) / 1e9
+	return ns
 }
 
 func (p *pool) close() {

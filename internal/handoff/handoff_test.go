@@ -175,6 +175,30 @@ func TestSpellSeesLostCPU(t *testing.T) {
 	}
 }
 
+// TestPolicyWeighsWaiting: two threads that save 1 us of a 10 us tick but
+// spin 7 us between ticks (the waiting CPU the pool reports) do not pay,
+// and are used but for probes; with 0.5 us of spinning they do.
+func TestPolicyWeighsWaiting(t *testing.T) {
+	for _, c := range []struct {
+		wait int64
+		want int
+	}{{7_000, 1}, {500, 2}} {
+		p := NewPolicy(2, price(100*time.Nanosecond))
+		var waited int64
+		p.SetCost(func() int64 { return waited })
+		_, ticks := sim(p, 200_000, func(_, a int) int64 {
+			if a == 2 {
+				waited += c.wait
+				return 9_000
+			}
+			return 10_000
+		}, nil)
+		if ticks[c.want] < 190_000 {
+			t.Errorf("waiting %d ns per tick: ticks %v (want mostly %d threads)", c.wait, ticks, c.want)
+		}
+	}
+}
+
 // TestMeasure: the price is measured and plausible (a spin hand-off of at
 // most a few microseconds, a park one of at most a few milliseconds).
 func TestMeasure(t *testing.T) {
