@@ -14,8 +14,9 @@ import (
 // (each side parked when the other sends, its CPU idle for 50 us first,
 // as a pool's worker between rounds). The replica pool and the parallel
 // engine's sections try a second thread only when a round (a command)
-// costs more than twice what it would on two threads plus two spin
-// hand-offs, and keep it only while it measures faster.
+// costs more than its share on two threads plus two spin hand-offs, and
+// keep it only while it measures faster by more than the CPU its threads
+// spend waiting (internal/handoff.Policy).
 func handoffLines(rep *Report, cfg Config) {
 	half := cfg.Budget / 2
 	pr := handoff.Measure(1_000_000, 100_000, half)

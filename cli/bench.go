@@ -48,7 +48,8 @@ way in ns (median of a ping-pong between two locked threads): between two
 spinning threads, and to a parked thread (its wake-up). Replica exchange's
 worker pool and the parallel engine's sections use a second thread only
 when a round (a flip's command) costs more than its share on two threads
-plus two spin hand-offs, and keep it only while it measures faster.
+plus two spin hand-offs, and keep it only while it measures faster by more
+than the CPU the threads spend waiting for each other.
 
 --ess adds ESS per CPU-second of every sampler on frustrated2d:L=60 (T=1)
 and spinglass3d:L=9 (beta=1) from short runs. GROUP is one of handoff,
