@@ -197,6 +197,9 @@ func Run(cfg Config) (*Report, error) {
 		models[spec] = m
 		return m, err
 	}
+	if cfg.Only == "" || contains("handoff", cfg.Only) {
+		handoffLines(rep, cfg)
+	}
 	denseWall := 0.0
 	for _, k := range kernels(len(cpus)) {
 		if cfg.Only != "" && !contains(k.group, cfg.Only) {

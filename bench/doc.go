@@ -13,6 +13,11 @@
 // ratio to the C ns per update on its 2D torus; without gcc the yardstick
 // is reported as n/a and the Go lines are measured all the same.
 //
+// The handoff group prices a hand-off between two threads on the machine
+// at hand (internal/handoff.Measure): one way, in ns, between two
+// spinning threads and to a parked one, the prices behind the replica
+// pool's and the parallel engine's choice of how many threads to use.
+//
 // The scale group prices the same whole trials at the sizes users run
 // (10^6 spins on frustrated2d:L=1000, 262,144 on spinglass3d:L=64, a
 // real-valued chimera of 259,200 qubits) beside the small model of each

@@ -43,9 +43,17 @@ system's temporary folder), times that tight C Metropolis sweep in the same
 run and prints each line's ratio to its ns per update on ferro2d:L=60; with
 no compiler it says "C yardstick: n/a (no gcc)" and measures the rest.
 
+The handoff group prices a hand-off between two threads on this machine, one
+way in ns (median of a ping-pong between two locked threads): between two
+spinning threads, and to a parked thread (its wake-up). Replica exchange's
+worker pool and the parallel engine's sections use a second thread only
+when a round (a flip's command) costs more than its share on two threads
+plus two spin hand-offs, and keep it only while it measures faster by more
+than the CPU the threads spend waiting for each other.
+
 --ess adds ESS per CPU-second of every sampler on frustrated2d:L=60 (T=1)
-and spinglass3d:L=9 (beta=1) from short runs. GROUP is one of gibbs,
-metropolis, sw, saw, rbm, parallel, scale, load, trial, ess.`,
+and spinglass3d:L=9 (beta=1) from short runs. GROUP is one of handoff,
+gibbs, metropolis, sw, saw, rbm, parallel, scale, load, trial, ess.`,
 		Flags: func(fs *flag.FlagSet, env *Env) func([]string) error {
 			out := fs.String("out", ".", "folder for bench.json")
 			budget := fs.Duration("budget", time.Second, "CPU time per measurement")

@@ -455,6 +455,19 @@ func (c *Chain) WorkerCPUSeconds() float64 {
 	return t
 }
 
+// WaitCPUSeconds is the CPU time the components' threads, the caller's
+// included, spent waiting for each other (a parallel SARDONICS engine's),
+// 0 for components without any.
+func (c *Chain) WaitCPUSeconds() float64 {
+	t := 0.0
+	for _, p := range c.parts {
+		if w, ok := p.(interface{ WaitCPUSeconds() float64 }); ok {
+			t += w.WaitCPUSeconds()
+		}
+	}
+	return t
+}
+
 // Stateful reports whether both components can save their state.
 func (c *Chain) Stateful() bool {
 	for _, p := range c.parts {

@@ -67,8 +67,10 @@
 // cache-line-padded atomic sequence numbers for a few tens of microseconds,
 // then parking on a channel. Each section's command is claimed once, by
 // its worker or by the coordinator: the coordinator runs the sections of
-// workers that are parked or have no CPU rather than wait for them, and
-// leaves parked the workers whose last wake-up was wasted (see sync.go).
+// workers that are parked or have no CPU rather than wait for them,
+// leaves parked the workers whose last wake-up was wasted, and runs every
+// section itself while its policy measures that the workers do not pay
+// for their hand-offs (see sync.go).
 // So a machine with fewer free CPUs than sections (other processes, or
 // more sections than CPUs or than GOMAXPROCS) loses the speedup but
 // neither stalls each flip nor changes a bit of the output. An Engine is

@@ -276,6 +276,10 @@ func (e *DenseEngine) Close() { e.sh.quit() }
 // Engine.WorkerCPUSeconds).
 func (e *DenseEngine) WorkerCPUSeconds() float64 { return e.sh.workerCPUSeconds() }
 
+// WaitCPUSeconds is the CPU time so far that the coordinator and the
+// workers spent waiting for each other (see Engine.WaitCPUSeconds).
+func (e *DenseEngine) WaitCPUSeconds() float64 { return e.sh.waitCPUSeconds() }
+
 // PinError reports the workers' pinning failures (nil if none).
 func (e *DenseEngine) PinError() error { return e.sh.pinError() }
 

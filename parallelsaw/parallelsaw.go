@@ -202,6 +202,13 @@ func (e *Engine) Close() { e.sh.quit() }
 // trial's CPU can count all of its threads. Call it before Close.
 func (e *Engine) WorkerCPUSeconds() float64 { return e.sh.workerCPUSeconds() }
 
+// WaitCPUSeconds is the CPU time so far that the coordinator (the
+// caller's thread) and the workers spent waiting for each other rather
+// than running sections: spinning, parking and waking (see sync.go for
+// how it is measured). It is part of the caller's thread CPU plus
+// WorkerCPUSeconds. Call it before Close.
+func (e *Engine) WaitCPUSeconds() float64 { return e.sh.waitCPUSeconds() }
+
 // PinError reports the workers' pinning failures (nil if none).
 func (e *Engine) PinError() error { return e.sh.pinError() }
 

@@ -13,6 +13,7 @@ import (
 	"sardonics/model"
 	"sardonics/rng"
 	"sardonics/saw"
+	"sardonics/topology"
 )
 
 func newEngine(t testing.TB, m *model.RBM, s []int8, P int) *Engine {
@@ -443,4 +444,22 @@ func TestState(t *testing.T) {
 	if err := b.RestoreState(st[:len(st)-1]); err == nil {
 		t.Error("cut state accepted")
 	}
+}
+
+// TestWaitCPU: the waiting CPU the engine reports (spins estimated from a
+// sample of them, parks measured) is at least 0 and at most the CPU of
+// its threads, the caller's and the workers'.
+func TestWaitCPU(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	m := rbmtest.RandomRBM(t, 40, 30, 0.5, 3)
+	e := newEngine(t, m, nil, 2)
+	tid := topology.ThreadID()
+	c0 := topology.ThreadCPU(tid)
+	oversubscribedRun(e, 3000)
+	total := topology.ThreadCPU(tid) - c0 + e.WorkerCPUSeconds()
+	if w := e.WaitCPUSeconds(); !(w >= 0) || w > 1.1*total+0.005 {
+		t.Errorf("WaitCPUSeconds %g of %g CPU seconds", w, total)
+	}
+	t.Logf("waited %.4f of %.4f CPU seconds", e.WaitCPUSeconds(), total)
 }

@@ -34,6 +34,8 @@ type probe struct {
 	commands          atomic.Int64
 	err               atomic.Pointer[error]
 	pause             func(hookPoint, int, uint64)
+	chaos             func(uint64, int) int // the engine's active counts (nil: the product's policy)
+	holdDouble        bool                  // block forever a thread about to run a command a second time
 	P                 int
 	sh                atomic.Pointer[hub] // once New returned
 }
@@ -49,6 +51,9 @@ func (pr *probe) hook(h hookPoint, p int, s uint64) {
 	case hookExec:
 		if old := pr.started[p].Swap(s); old != s-1 {
 			pr.fail("section %d: command %d started after command %d", p, s, old)
+			if pr.holdDouble && old == s {
+				select {} // a second run of the command would break the engine, not the test: never let it run
+			}
 		}
 	case hookExecuted:
 		pr.finished[p].Store(s)
@@ -126,8 +131,9 @@ func (m stressModel) build(t *testing.T, P int) (probedEngine, *hub) {
 func probedRun(t *testing.T, m stressModel, P int, pr *probe, walks int) ([][]int32, [][2]float64, []float64, error) {
 	t.Helper()
 	hook = pr.hook
-	defer func(f func() int) { numCPU = f }(numCPU)
-	numCPU = func() int { return MaxP } // every worker active (GOMAXPROCS permitting)
+	defer func(f func() int, c func(uint64, int) int) { numCPU, chaos = f, c }(numCPU, chaos)
+	numCPU = func() int { return MaxP } // every worker can be active (GOMAXPROCS permitting)
+	chaos = pr.chaos
 	e, sh := m.build(t, P)
 	hook = nil
 	pr.sh.Store(sh)
@@ -140,9 +146,11 @@ func probedRun(t *testing.T, m stressModel, P int, pr *probe, walks int) ([][]in
 }
 
 // TestSyncStress: under the adversary, with GOMAXPROCS below, equal to and
-// above the section count, every section runs every command exactly once
-// before the coordinator returns, every hand-off point is reached, and the
-// walks are bit for bit those of the same engine run by one thread.
+// above the section count, and workers activated and deactivated at random
+// (chaos) or by the product's policy, every section runs every command
+// exactly once before the coordinator returns, every hand-off point is
+// reached (under chaos), and the walks are bit for bit those of the same
+// engine run by one thread.
 func TestSyncStress(t *testing.T) {
 	for _, m := range stressModels(t) {
 		syncStress(t, m)
@@ -155,14 +163,14 @@ func syncStress(t *testing.T, m stressModel) {
 		// The single-thread reference: made under GOMAXPROCS 1, its workers
 		// are passive and the coordinator runs every section.
 		prev := runtime.GOMAXPROCS(1)
-		ref := &probe{P: P}
+		ref := &probe{P: P, chaos: allActive}
 		walks := 0
 		var rp [][]int32
 		var rl [][2]float64
 		var re []float64
 		for ref.commands.Load() < int64(want) { // size the run once
 			walks += 500
-			*ref = probe{P: P}
+			*ref = probe{P: P, chaos: allActive}
 			var err error
 			if rp, rl, re, err = probedRun(t, m, P, ref, walks); err != nil {
 				t.Fatal(err)
@@ -170,6 +178,19 @@ func syncStress(t *testing.T, m stressModel) {
 		}
 		runtime.GOMAXPROCS(prev)
 		for _, procs := range []int{1, P, 2 * P} {
+			t.Run(fmt.Sprintf("%s/P=%d/GOMAXPROCS=%d/policy", m.name, P, procs), func(t *testing.T) {
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+				pr := &probe{P: P, pause: adversary}
+				paths, lfs, es, err := probedRun(t, m, P, pr, walks)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range paths {
+					if !slices.Equal(paths[i], rp[i]) || lfs[i] != rl[i] || es[i] != re[i] {
+						t.Fatalf("walk %d differs from the single-thread run", i)
+					}
+				}
+			})
 			t.Run(fmt.Sprintf("%s/P=%d/GOMAXPROCS=%d", m.name, P, procs), func(t *testing.T) {
 				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 				// A point the OS's timing did not reach in one run gets up
@@ -177,7 +198,7 @@ func syncStress(t *testing.T, m stressModel) {
 				var reached [hookPoints]bool
 				missing, commands := 0, int64(0)
 				for try := 0; try < 3; try++ {
-					pr := &probe{P: P, pause: adversary}
+					pr := &probe{P: P, pause: adversary, chaos: chaotic}
 					paths, lfs, es, err := probedRun(t, m, P, pr, walks)
 					if err != nil {
 						t.Fatal(err)
@@ -227,7 +248,7 @@ func TestBrokenWaitCaught(t *testing.T) {
 
 func brokenWaitCaught(t *testing.T, m stressModel) {
 	var pr *probe
-	pr = &probe{P: 3, pause: func(h hookPoint, p int, s uint64) {
+	pr = &probe{P: 3, chaos: allActive, pause: func(h hookPoint, p int, s uint64) {
 		switch {
 		case h == hookExec && p == 0:
 			// Give both workers (up to 2 ms) to claim their sections, so
@@ -265,5 +286,49 @@ func brokenWaitCaught(t *testing.T, m stressModel) {
 	t.Logf("caught: %v", err)
 	for h := range pr.hits {
 		t.Logf("point %d: %d", h, pr.hits[h].Load())
+	}
+}
+
+// TestBrokenInactiveCaught: the probe catches a coordinator that runs a
+// deactivated worker's section without claiming it. Deactivated every
+// other command, the worker is often still spinning from the command
+// before, and claims the command too.
+func TestBrokenInactiveCaught(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the broken engine races on its sections by design")
+	}
+	// probedRun does not return (its defers do not run) when its
+	// coordinator is held.
+	defer func(b bool, f func() int, c func(uint64, int) int) { brokenInactive, numCPU, chaos = b, f, c }(brokenInactive, numCPU, chaos)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	brokenInactive = true
+	for _, m := range stressModels(t) {
+		t.Run(m.name, func(t *testing.T) {
+			// The thread that would run a command twice is held for
+			// ever (the engine with it): the probe's error is read as
+			// soon as it is set.
+			pr := &probe{P: 2, holdDouble: true, chaos: func(s uint64, w int) int { return 1 + int(s&1) }}
+			done := make(chan error, 1)
+			go func() {
+				_, _, _, err := probedRun(t, m, 2, pr, 2000)
+				done <- err
+			}()
+			var err error
+			for t0 := time.Now(); err == nil; {
+				select {
+				case err = <-done:
+					if err == nil {
+						t.Fatal("the broken engine passed 2000 walks deactivating its worker every other command: the probe cannot fail")
+					}
+				case <-time.After(10 * time.Millisecond):
+					if p := pr.err.Load(); p != nil {
+						err = *p
+					} else if time.Since(t0) > time.Minute {
+						t.Fatal("the broken engine hung without a probe error")
+					}
+				}
+			}
+			t.Logf("caught: %v", err)
+		})
 	}
 }

@@ -5,8 +5,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"time"
 
+	pace "sardonics/internal/handoff"
 	"sardonics/topology"
 )
 
@@ -42,6 +42,28 @@ import (
 // when P exceeds them) are passive: parked from the start, never woken but
 // to quit, their sections always run by the coordinator.
 //
+// Whether the workers pay (issue 32): a hand-off per flip costs the
+// cache line's trip between CPUs at best and a wake-up at worst, against
+// a section's share of one flip. The hub's handoff.Policy (imported as
+// pace) measures the wall time and the threads' waiting CPU per command
+// over windows of commands (about 4 ms) and keeps the number of active
+// workers (1..the threads that can run at once) that measured fastest,
+// as long as the wall time it saves exceeds the waiting it adds: it
+// tries more only when the calibrated spin hand-off could pay, retries
+// with exponential back-off, and goes back to the coordinator alone at
+// once when a thread sees itself descheduled while it spins
+// (handoff.Spell: its CPU time grew at less than half its wall time),
+// the thread parking at once. Workers beyond the active count
+// are passive for the while: not woken, their sections run by the
+// coordinator, which still claims each of them (a deactivated worker may
+// still be spinning and claim a command before it sees it taken).
+//
+// The CPU the threads spend waiting (spinning, parking, waking each
+// other) is counted apart (WaitCPUSeconds): a parked spell by its thread
+// CPU clock, a spin by its wall time less the gaps in which its thread
+// did not run, one spin in 16 timed from its start (a hand-off of a
+// microsecond cannot afford two clock reads), weighted by 16.
+//
 // What makes the parking correct (issue 21 audited it): a wake-up is only a
 // hint. Every parked waiter re-checks its condition when it wakes and
 // parks again if it does not hold, so a late token (its sender was
@@ -69,6 +91,7 @@ const (
 	hookWorkerWoken                          // await: token received, seq not yet re-checked
 	hookWorkerDone                           // worker: done stored, parked flag not yet checked
 	hookWorkerNotifyTaken                    // worker: parked flag cleared, token not yet sent
+	hookInactive                             // run: section p's worker is inactive (the policy), its command about to be claimed by the coordinator
 	hookPoints
 )
 
@@ -82,6 +105,17 @@ var hook func(at hookPoint, p int, s uint64)
 // section it waits for, without re-checking (tests show that the stress
 // check catches it).
 var brokenWait = false
+
+// brokenInactive makes the coordinator run an inactive worker's section
+// without claiming it, as if a deactivated worker could not be spinning
+// still (tests show that the stress check catches it).
+var brokenInactive = false
+
+// chaos, when set by a test, replaces the policy of the engines built
+// after it is set: it gives each command's active count in 1..w (by its
+// sequence number; w the threads that can run at once), so that workers
+// are activated and deactivated all the time.
+var chaos func(seq uint64, w int) int
 
 // handoff is the synchronization words of a section's result line, at
 // its head (each engine's result type embeds it), so that the coordinator
@@ -119,6 +153,8 @@ type slot struct {
 	pinErr error
 	tid    atomic.Int32 // the worker's OS thread, once it runs
 	cpu0   float64      // that thread's CPU time when the worker started (written before tid)
+	waitNs atomic.Int64 // the worker's CPU spent waiting (see WaitCPUSeconds)
+	spells uint32       // the worker's spells so far (one in 16 is timed)
 }
 
 // hub is the hand-off's shared state: what the coordinator and the
@@ -138,6 +174,12 @@ type hub struct {
 	wakes    uint64                       // wake-ups sent to parked workers (for tests)
 	hook     func(hookPoint, int, uint64) // the package's hook when the engine was made
 	broken   bool                         // brokenWait when the engine was made
+	brokenIn bool                         // brokenInactive when the engine was made
+	chaos    func(uint64, int) int        // the package's chaos when the engine was made
+	maxOn    int                          // the threads that can run at once (active at most)
+	pol      *pace.Policy                 // nil: at most one thread can run (or chaos)
+	active   int                          // workers taking part in the current command, the coordinator's included
+	waitNs   atomic.Int64                 // the coordinator's CPU spent waiting
 }
 
 // numCPU is runtime.NumCPU; stress tests raise it, so that a 2-CPU machine
@@ -147,11 +189,12 @@ var numCPU = runtime.NumCPU
 // init prepares the hub for the P sections of slots (their ho and do
 // set) with its command's sequence number at seq: workers beyond the
 // threads that can run at once only take CPU time from the others, so
-// they stay parked and the coordinator runs their sections.
+// they stay parked and the coordinator runs their sections. Of the others
+// the policy activates as many as pay (none at first).
 func (sh *hub) init(seq *atomic.Uint64, slots []*slot) {
 	P := len(slots)
 	sh.cmdSeq, sh.slots = seq, slots
-	sh.hook, sh.broken = hook, brokenWait
+	sh.hook, sh.broken, sh.brokenIn, sh.chaos = hook, brokenWait, brokenInactive, chaos
 	sh.parked.wake = make(chan struct{}, 1)
 	active := min(P, runtime.GOMAXPROCS(0), numCPU())
 	sh.ctl = make([]control, P)
@@ -159,6 +202,11 @@ func (sh *hub) init(seq *atomic.Uint64, slots []*slot) {
 		sh.ctl[p].awake = p < active
 		sh.ctl[p].passive = p >= active
 		slots[p].wake = make(chan struct{}, 1)
+	}
+	sh.active, sh.maxOn = active, active
+	if active > 1 && sh.chaos == nil {
+		sh.pol = pace.NewPolicy(active, pace.Cached())
+		sh.pol.SetCost(sh.waitNanos)
 	}
 }
 
@@ -196,6 +244,19 @@ func (sh *hub) workerCPUSeconds() float64 {
 	return total
 }
 
+// waitCPUSeconds is the CPU time so far that the coordinator and the
+// workers spent waiting for each other (see Engine.WaitCPUSeconds).
+func (sh *hub) waitCPUSeconds() float64 { return float64(sh.waitNanos()) / 1e9 }
+
+// waitNanos is waitCPUSeconds in ns.
+func (sh *hub) waitNanos() int64 {
+	ns := sh.waitNs.Load()
+	for _, sc := range sh.slots[1:] {
+		ns += sc.waitNs.Load()
+	}
+	return ns
+}
+
 // pinError is the workers' pinning failures (nil if none).
 func (sh *hub) pinError() error {
 	var errs []error
@@ -218,6 +279,19 @@ const maxMisses = 2
 // maxPen bounds the wake-up back-off exponent.
 const maxPen = 12
 
+// sampleEvery is the spells of a thread of which one is timed from its
+// start (a power of 2); the timed short ones count that many times.
+const sampleEvery = 16
+
+// spellNs is the CPU ns to count for a spell that counted ns: a short
+// spell timed as the sample stands for the untimed short ones.
+func spellNs(ns int64, long, sampled bool) int64 {
+	if sampled && !long {
+		return ns * sampleEvery
+	}
+	return ns
+}
+
 // control is the coordinator's record of worker p (the worker never
 // touches it).
 type control struct {
@@ -230,6 +304,22 @@ type control struct {
 	next    uint64 // a parked worker is left parked before this sequence number
 }
 
+// setActive makes the workers below a active and the others inactive for
+// command s: a worker the policy activates starts afresh (no wake-up
+// back-off from spells the policy ended), and one it deactivates is not
+// judged on its cut spell.
+func (sh *hub) setActive(a int) {
+	old := sh.active
+	for p := min(old, a); p < max(old, a); p++ {
+		ct := &sh.ctl[p]
+		ct.awake = false
+		if p < a {
+			ct.pen, ct.next = 0, 0
+		}
+	}
+	sh.active = a
+}
+
 // run publishes the command, runs section 0 and the sections of workers
 // that are not running, and waits for the others.
 func (sh *hub) run() {
@@ -238,10 +328,21 @@ func (sh *hub) run() {
 	}
 	sh.seq++
 	s := sh.seq
+	switch {
+	case sh.pol != nil:
+		if a := sh.pol.Tick(); a != sh.active {
+			sh.setActive(a)
+		}
+	case sh.chaos != nil:
+		if a := min(max(1, sh.chaos(s, sh.maxOn)), sh.maxOn); a != sh.active {
+			sh.setActive(a)
+		}
+	}
+	a := sh.active
 	sh.cmdSeq.Store(s)
 	sh.at(hookPublished, 0, s)
 	secs := sh.slots
-	for p := 1; p < len(secs); p++ {
+	for p := 1; p < a; p++ {
 		if secs[p].ho.sleeping.Load() != 0 {
 			sh.wake(p, s)
 		}
@@ -250,11 +351,23 @@ func (sh *hub) run() {
 	secs[0].do()
 	sh.at(hookExecuted, 0, s)
 	for p := 1; p < len(secs); p++ {
-		if ct := &sh.ctl[p]; ct.passive || secs[p].ho.sleeping.Load() != 0 || ct.ran == s-1 && secs[p].ho.seen.Load() != s-1 {
+		ct := &sh.ctl[p]
+		if p >= a && !ct.passive {
+			sh.at(hookInactive, p, s)
+			if sh.brokenIn {
+				sh.runUnclaimed(p, s)
+				continue
+			}
+		}
+		if ct.passive || p >= a || secs[p].ho.sleeping.Load() != 0 || ct.ran == s-1 && secs[p].ho.seen.Load() != s-1 {
 			sh.steal(p, s)
 		}
 	}
 	var w backoff
+	var sp pace.Spell
+	// One command in sampleEvery times its wait from the start; after a
+	// park every spell is timed, and counts once.
+	spelling, timed, sampled := false, s%sampleEvery == 0, s%sampleEvery == 0
 	for p := 1; p < len(secs); p++ {
 		sc, ct := secs[p], &sh.ctl[p]
 		if ct.ran == s {
@@ -262,9 +375,14 @@ func (sh *hub) run() {
 		}
 		claimed := false
 		for sc.ho.done.Load() != s {
+			if !spelling {
+				sp.Start(timed)
+				spelling = true
+			}
+			park, lost := sp.Poll(int64(spinFor))
 			if !claimed {
 				w.n++
-				if w.n < graceSpins || w.n&63 != 0 {
+				if !lost && (w.n < graceSpins || w.n&63 != 0) {
 					continue
 				}
 				if sh.steal(p, s) {
@@ -272,17 +390,34 @@ func (sh *hub) run() {
 				}
 				claimed = true // by the worker, which is running its section
 			}
-			if !w.spent() {
+			if !park {
 				continue
+			}
+			if lost && sh.pol != nil {
+				sh.pol.Lost()
+			}
+			ns, long := sp.End()
+			ns = spellNs(ns, long, sampled)
+			timed, sampled = true, false
+			c0, tid := pace.ThreadCPUID()
+			parked := func() { // the caller's goroutine may resume on another thread
+				if c1, tid1 := pace.ThreadCPUID(); tid1 == tid {
+					ns += c1 - c0
+				}
+				sh.waitNs.Add(ns)
 			}
 			// Park; any worker that finishes wakes us, and we recheck.
 			sh.parked.flag.Store(1)
 			sh.at(hookCoordParkAnnounced, p, s)
 			if sc.ho.done.Load() == s && sh.parked.flag.CompareAndSwap(1, 0) {
+				parked()
+				spelling = false
 				break
 			}
 			<-sh.parked.wake // a worker cleared the flag and sends once
+			parked()
 			sh.at(hookCoordWoken, p, s)
+			spelling = false
 			if sh.broken {
 				break
 			}
@@ -293,6 +428,10 @@ func (sh *hub) run() {
 				ct.first, ct.taken = s, 0
 			}
 		}
+	}
+	if spelling {
+		ns, long := sp.End()
+		sh.waitNs.Add(spellNs(ns, long, sampled))
 	}
 	sh.at(hookRoundEnd, 0, s)
 }
@@ -313,6 +452,17 @@ func (sh *hub) steal(p int, s uint64) bool {
 	ct.taken++
 	sh.steals++
 	return true
+}
+
+// runUnclaimed is the broken variant's run of an inactive worker's
+// command: without a claim, so the worker, if it is still spinning, can
+// run it too.
+func (sh *hub) runUnclaimed(p int, s uint64) {
+	sc := sh.slots[p]
+	sh.at(hookExec, p, s)
+	sc.do()
+	sh.at(hookExecuted, p, s)
+	sh.ctl[p].ran = s
 }
 
 // wake wakes parked worker p for command s unless its last waking spell
@@ -336,8 +486,10 @@ func (sh *hub) wake(p int, s uint64) {
 	}
 	sc := sh.slots[p]
 	if sc.ho.sleeping.CompareAndSwap(1, 0) {
+		t := pace.Now()
 		sh.at(hookWakeTaken, p, s)
 		sc.wake <- struct{}{}
+		sh.waitNs.Add(pace.Now() - t)
 		sh.wakes++
 		ct.awake, ct.first = true, 0
 	}
@@ -394,54 +546,64 @@ func (sh *hub) worker(p, cpu int, passive bool, started *sync.WaitGroup, build f
 		sc.ho.done.Store(last)
 		sh.at(hookWorkerDone, p, last)
 		if sh.parked.flag.Load() != 0 && sh.parked.flag.CompareAndSwap(1, 0) {
+			t := pace.Now()
 			sh.at(hookWorkerNotifyTaken, p, last)
 			sh.parked.wake <- struct{}{}
+			sc.waitNs.Add(pace.Now() - t)
 		}
 	}
 }
 
 // await waits until the command's sequence number differs from last and
-// returns it: spinning for spinFor (not at all if park), then parked until
-// the coordinator wakes it, re-checking after every wake-up.
+// returns it: spinning for spinFor (not at all if park, nor once the
+// thread lost its CPU), then parked until the coordinator wakes it,
+// re-checking after every wake-up. It counts its CPU time in the slot's
+// waitNs.
 func (sh *hub) await(p int, last uint64, park bool) uint64 {
 	seq, sc := sh.cmdSeq, sh.slots[p]
-	var w backoff
+	if s := seq.Load(); s != last {
+		return s
+	}
+	sc.spells++
+	sampled := sc.spells%sampleEvery == 0
+	var sp pace.Spell
+	sp.Start(sampled)
 	for {
 		if s := seq.Load(); s != last {
+			ns, long := sp.End()
+			sc.waitNs.Add(spellNs(ns, long, sampled))
 			return s
 		}
-		if !park && !w.spent() {
-			continue
+		if !park {
+			stop, lost := sp.Poll(int64(spinFor))
+			if !stop {
+				continue
+			}
+			if lost && sh.pol != nil {
+				sh.pol.Lost()
+			}
 		}
+		ns, long := sp.End()
+		c0 := pace.ThreadCPU()
 		sc.ho.sleeping.Store(1)
 		sh.at(hookWorkerParkAnnounced, p, last)
 		if seq.Load() != last && sc.ho.sleeping.CompareAndSwap(1, 0) {
+			sc.waitNs.Add(spellNs(ns, long, sampled) + pace.ThreadCPU() - c0)
+			sp.Start(true) // after a park every spell is timed, and counts once
+			sampled = false
 			continue
 		}
 		<-sc.wake // the coordinator cleared sleeping and sends once
+		sc.waitNs.Add(spellNs(ns, long, sampled) + pace.ThreadCPU() - c0)
 		sh.at(hookWorkerWoken, p, last)
 		park = false
-		w = backoff{}
+		sp.Start(true)
+		sampled = false
 	}
 }
 
-// backoff paces a spin loop. The clock is read once every 256 checks.
+// backoff counts a spin loop's polls (the coordinator's grace before it
+// runs a worker's section).
 type backoff struct {
-	n     uint32
-	start time.Time
-}
-
-// spent is called after each failed check; it reports whether the loop
-// has spun for spinFor.
-func (w *backoff) spent() bool {
-	w.n++
-	if w.n&255 != 0 {
-		return false
-	}
-	now := time.Now()
-	if w.start.IsZero() {
-		w.start = now
-		return false
-	}
-	return now.Sub(w.start) >= spinFor
+	n uint32
 }

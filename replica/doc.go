@@ -3,9 +3,10 @@
 //
 // A Chain holds R member chains on one model at the inverse temperatures
 // of a ladder beta_0 < ... < beta_{R-1} = the target. A round runs every
-// member SwapEvery steps (in parallel on Workers goroutines when asked:
-// members draw only from their own streams, so the result does not depend
-// on the number of workers), then proposes swaps between neighbouring
+// member SwapEvery steps (in parallel on up to Workers goroutines when
+// asked, as many as measure faster on this machine, see pool.go: members
+// draw only from their own streams, so the result does not depend on the
+// number of workers), then proposes swaps between neighbouring
 // rungs, alternating the even pairs (0,1),(2,3),... and the odd pairs
 // (1,2),(3,4),... from round to round. The swap of the states x at beta_a
 // and y at beta_b is accepted with the Metropolis probability

@@ -31,12 +31,26 @@ func SetBrokenDrop() func() {
 }
 
 // SetAdversary makes the pools built from now on pause at random at every
-// hand-off point (see adversary); it returns the function that stops it.
-func SetAdversary() func() {
-	old := hook
+// hand-off point (see adversary) and, with chaos, activate and deactivate
+// their w workers at random from round to round (see chaotic); it returns
+// the function that stops it.
+func SetAdversary(w int, withChaos bool) func() {
+	oldHook, oldChaos := hook, chaos
 	var hits [hookPoints]atomic.Int64
 	hook = adversary(&hits)
-	return func() { hook = old }
+	if withChaos {
+		chaos = chaotic(w)
+	}
+	return func() { hook, chaos = oldHook, oldChaos }
+}
+
+// PoolSeconds is the pool's waiting CPU and its
+// workers' CPU (0 without a pool).
+func (c *Chain) PoolSeconds() (wait, workers float64) {
+	if c.pool == nil {
+		return 0, 0
+	}
+	return c.pool.waitSeconds(), c.pool.cpuSeconds()
 }
 
 // RaceEnabled tells the external tests whether the race detector is on.

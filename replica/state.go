@@ -43,6 +43,28 @@ func (c *Chain) WorkerCPUSeconds() float64 {
 	return t
 }
 
+// WaitCPUSeconds is the CPU time so far that the chain's threads, the
+// caller's included, spent waiting for each other rather than computing:
+// the pool's spinning while a round or a share was not ready, its parking
+// and waking (the system calls' CPU), and the same for the members' own
+// threads (a parallel engine's, see parallelsaw.Engine.WaitCPUSeconds).
+// It is part of the caller's thread CPU plus WorkerCPUSeconds. Call it
+// before Close.
+func (c *Chain) WaitCPUSeconds() float64 {
+	t := 0.0
+	if c.pool != nil {
+		t += c.pool.waitSeconds()
+	}
+	for _, s := range c.sets {
+		for _, m := range s.ms {
+			if w, ok := m.ch.(interface{ WaitCPUSeconds() float64 }); ok {
+				t += w.WaitCPUSeconds()
+			}
+		}
+	}
+	return t
+}
+
 // tagTuned marks the trailer that holds TuneCycles's result.
 const tagTuned = 0x64656e7574 // "tuned"
 

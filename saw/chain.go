@@ -136,3 +136,14 @@ func (c *Chain) WorkerCPUSeconds() float64 {
 	}
 	return 0
 }
+
+// WaitCPUSeconds is the CPU time so far that the engine's threads, the
+// caller's included, spent waiting for each other (an engine with a
+// WaitCPUSeconds method, such as the parallel one), 0 for engines that
+// run on the caller's thread only.
+func (c *Chain) WaitCPUSeconds() float64 {
+	if w, ok := c.eng.(interface{ WaitCPUSeconds() float64 }); ok {
+		return w.WaitCPUSeconds()
+	}
+	return 0
+}
