@@ -298,8 +298,11 @@ func TestBrokenInactiveCaught(t *testing.T) {
 		t.Skip("the broken engine races on its sections by design")
 	}
 	// probedRun does not return (its defers do not run) when its
-	// coordinator is held.
-	defer func(b bool, f func() int, c func(uint64, int) int) { brokenInactive, numCPU, chaos = b, f, c }(brokenInactive, numCPU, chaos)
+	// coordinator is held, and when that happens while the engine is
+	// built, it has not cleared the package's hook either.
+	defer func(b bool, f func() int, c func(uint64, int) int, h func(hookPoint, int, uint64)) {
+		brokenInactive, numCPU, chaos, hook = b, f, c, h
+	}(brokenInactive, numCPU, chaos, hook)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	brokenInactive = true
 	for _, m := range stressModels(t) {
