@@ -343,7 +343,28 @@ func (t *trial) step() {
 // record's series: after the burn-in it no longer grows.
 func (t *trial) record(th *draws.Thinning, kept bool) {
 	r := t.rec
-	n := r.Steps
+	if kept && th.Every == 0 { // the first step after the burn-in
+		*th = draws.New(t.burn, t.cfg.traceCap())
+		r.Moments = &summary.Moments{}
+		if t.overlap != nil {
+			r.Moments.Overlap, r.Moments.AbsOverlap, r.Moments.Overlap2 = &draws.Moments{}, &draws.Moments{}, &draws.Moments{}
+		}
+	}
+	keep, halve := th.Next(r.Steps)
+	if halve {
+		b := 0
+		if kept {
+			b = r.Trace.BurnIn.Kept
+		}
+		r.Energies = draws.HalveFrom(r.Energies, b)
+		r.Magnetization = draws.HalveFrom(r.Magnetization, b)
+		if t.overlap != nil {
+			r.Overlap = draws.HalveFrom(r.Overlap, b)
+		}
+	}
+	if !kept && !keep && t.full == nil {
+		return // a thinned-out burn-in step: nothing reads its values
+	}
 	e := t.ch.Energy()
 	m := t.mag()
 	q := 0.0
@@ -354,33 +375,13 @@ func (t *trial) record(th *draws.Thinning, kept bool) {
 		t.fullErr = t.full.add(e, int32(m), q)
 	}
 	if kept {
-		if th.Every == 0 { // the first step after the burn-in
-			*th = draws.New(t.burn, t.cfg.traceCap())
-			t.rec.Moments = &summary.Moments{}
-			if t.overlap != nil {
-				mo := t.rec.Moments
-				mo.Overlap, mo.AbsOverlap, mo.Overlap2 = &draws.Moments{}, &draws.Moments{}, &draws.Moments{}
-			}
-		}
-		mo := t.rec.Moments
+		mo := r.Moments
 		mo.Energy.Add(e)
 		mo.Magnetization.Add(int64(m))
 		if mo.Overlap != nil {
 			mo.Overlap.Add(q)
 			mo.AbsOverlap.Add(math.Abs(q))
 			mo.Overlap2.Add(q * q)
-		}
-	}
-	keep, halve := th.Next(n)
-	if halve {
-		b := 0
-		if kept {
-			b = r.Trace.BurnIn.Kept
-		}
-		r.Energies = draws.HalveFrom(r.Energies, b)
-		r.Magnetization = draws.HalveFrom(r.Magnetization, b)
-		if t.overlap != nil {
-			r.Overlap = draws.HalveFrom(r.Overlap, b)
 		}
 	}
 	if keep {

@@ -58,13 +58,14 @@ func pooledOf[T any](p pool, i int, r *TrialRecord, burn int, x []T) []T {
 	return draws.Subsample(x[min(r.burnDraws(burn), len(x)):], p.sub[i])
 }
 
-// energyMoments is each trial's moments of the energy after burn-in: its
-// exact ones when it dropped steps, else those of its kept draws (every
-// step).
+// energyMoments is each trial's moments of the energy after burn-in: the
+// ones it recorded over every step, else (folders of versions before them,
+// a budget trial stopped before its burn-in was known) those of its kept
+// draws.
 func energyMoments(recs []*TrialRecord, burn int) []*draws.Moments {
 	out := make([]*draws.Moments, len(recs))
 	for i, r := range recs {
-		if r.Moments != nil && r.every() > 1 {
+		if r.Moments != nil {
 			out[i] = &r.Moments.Energy
 			continue
 		}
@@ -81,7 +82,7 @@ func energyMoments(recs []*TrialRecord, burn int) []*draws.Moments {
 func magMoments(recs []*TrialRecord, burn int) []*draws.IntMoments {
 	out := make([]*draws.IntMoments, len(recs))
 	for i, r := range recs {
-		if r.Moments != nil && r.every() > 1 {
+		if r.Moments != nil {
 			out[i] = &r.Moments.Magnetization
 			continue
 		}
@@ -98,7 +99,7 @@ func magMoments(recs []*TrialRecord, burn int) []*draws.IntMoments {
 // has no overlap).
 func overlapMoments(recs []*TrialRecord, burn int) (q, abs, q2 []*draws.Moments) {
 	for _, r := range recs {
-		if r.Moments != nil && r.every() > 1 && r.Moments.Overlap != nil {
+		if r.Moments != nil && r.Moments.Overlap != nil {
 			q, abs, q2 = append(q, r.Moments.Overlap), append(abs, r.Moments.AbsOverlap), append(q2, r.Moments.Overlap2)
 			continue
 		}
