@@ -52,6 +52,10 @@ func chaotic(w int) func(uint64) int {
 
 var sink atomic.Int64
 
+// jobHook, when a test sets it, runs at the start of every job of
+// checkRounds (on the thread that runs the job).
+var jobHook func(j int)
+
 // spinWork is n steps of busy work.
 func spinWork(n int) {
 	x := 0
@@ -74,6 +78,9 @@ func checkRounds(w, n, rounds int) (bad int, err error) {
 	go func() {
 		for r := 1; r <= rounds; r++ {
 			p.run(n, func(j int) {
+				if jobHook != nil {
+					jobHook(j)
+				}
 				if j%3 == 0 {
 					runtime.Gosched()
 				}
@@ -177,15 +184,38 @@ func TestPoolBrokenAwaitCaught(t *testing.T) {
 	}
 	defer func(h func(hookPoint, int), b bool, c func(uint64) int) { hook, brokenAwait, chaos = h, b, c }(hook, brokenAwait, chaos)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
+	// The coordinator's first job waits (up to 20 ms) for both workers
+	// to claim their shares: otherwise a coordinator that finishes its
+	// own share before the woken workers run steals theirs, no worker
+	// is late and the round cannot show the bug (1 run in 30 on a
+	// quiet 2-core machine).
+	var claims atomic.Int32
 	hook = func(p hookPoint, i int) {
 		switch {
+		case p == hookClaimed:
+			claims.Add(1)
+			if i == 2 {
+				time.Sleep(600 * time.Microsecond)
+			}
 		case p == hookDoneStored && i == 1:
 			time.Sleep(300 * time.Microsecond)
-		case p == hookClaimed && i == 2:
-			time.Sleep(600 * time.Microsecond)
 		}
 	}
+	defer func(h func(int)) { jobHook = h }(jobHook)
+	jobHook = func(j int) {
+		if j != 0 {
+			return
+		}
+		for t0 := time.Now(); claims.Load() < 2 && time.Since(t0) < 20*time.Millisecond; {
+			runtime.Gosched()
+		}
+		claims.Store(0)
+	}
 	chaos = func(uint64) int { return 3 }
+	// The same delays on the product's await: every round is whole.
+	if _, err := checkRounds(3, 7, 200); err != nil {
+		t.Fatalf("the correct await failed under the same delays: %v", err)
+	}
 	brokenAwait = true
 	r, err := checkRounds(3, 7, 2000)
 	if err == nil {
