@@ -310,7 +310,24 @@ func TestBrokenInactiveCaught(t *testing.T) {
 			// The thread that would run a command twice is held for
 			// ever (the engine with it): the probe's error is read as
 			// soon as it is set.
-			pr := &probe{P: 2, holdDouble: true, chaos: func(s uint64, w int) int { return 1 + int(s&1) }}
+			// The coordinator gives the worker (up to 2 ms) to claim each
+			// command before it runs its own section, and before it runs
+			// the worker's section unclaimed: a worker whose claims the
+			// coordinator always won would park without spinning and
+			// never meet an inactive command (1 run in 80 passed so).
+			var pr *probe
+			claimed := func(s uint64) {
+				sh := pr.sh.Load()
+				for t0 := time.Now(); sh != nil && sh.slots[1].claim.seq.Load() < s && time.Since(t0) < 2*time.Millisecond; {
+					runtime.Gosched()
+				}
+			}
+			pr = &probe{P: 2, holdDouble: true, chaos: func(s uint64, w int) int { return 1 + int(s&1) },
+				pause: func(h hookPoint, p int, s uint64) {
+					if h == hookExec && p == 0 || h == hookInactive && p == 1 {
+						claimed(s)
+					}
+				}}
 			done := make(chan error, 1)
 			go func() {
 				_, _, _, err := probedRun(t, m, 2, pr, 2000)
