@@ -187,6 +187,26 @@ func (c *single) FlipSites(idx []int32) {
 	}
 }
 
+// FlipPair flips idx in c and in other (see sampler.PairFlipper): c's
+// energy change d as in FlipSites, other's spins negated and its energy
+// changed by -d (exact in integer units on the table path). Half the cost
+// of two FlipSites, which each read every site's row.
+func (c *single) FlipPair(other sampler.Chain, idx []int32) bool {
+	o, ok := other.(*single)
+	if !ok || o.m != c.m || o.table != c.table || (o.rows4 == nil) != (c.rows4 == nil) || (o.rows6 == nil) != (c.rows6 == nil) {
+		return false
+	}
+	e0, f0 := c.eInt, c.e
+	c.FlipSites(idx)
+	o.eInt -= c.eInt - e0
+	o.e -= c.e - f0
+	s := o.s
+	for _, l := range idx {
+		s[l] = -s[l]
+	}
+	return true
+}
+
 // flip4 is flipInt on the fast sweeps' rows of degree 4 (lattices in 2D):
 // the row unrolled, the spins read through the fixed-size buffer, about
 // 2x faster than the CSR loop.

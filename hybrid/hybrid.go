@@ -443,6 +443,18 @@ func (c *Chain) FlipSites(idx []int32) {
 	c.rs[c.cur].Reset(c.spins)
 }
 
+// FlipPair flips idx in c and in other, a hybrid chain whose current
+// component is of the kind of c's (see sampler.PairFlipper), through that
+// component's FlipPair; false, nothing flipped, otherwise.
+func (c *Chain) FlipPair(other sampler.Chain, idx []int32) bool {
+	o, ok := other.(*Chain)
+	if !ok {
+		return false
+	}
+	p, ok := c.parts[c.cur].(sampler.PairFlipper)
+	return ok && p.FlipPair(o.parts[o.cur], idx)
+}
+
 // WorkerCPUSeconds is the CPU time of the components' own threads (a
 // parallel SARDONICS engine's), 0 for components without any.
 func (c *Chain) WorkerCPUSeconds() float64 {

@@ -141,6 +141,16 @@ func (m *Ising) Pairs() (pi, pj []int32) {
 // Interactions is the number of couplings (each pair counted once).
 func (m *Ising) Interactions() int { return len(m.Adj) / 2 }
 
+// NoFields reports whether every field is 0, so that E(-s) = E(s).
+func (m *Ising) NoFields() bool {
+	for _, h := range m.H {
+		if h != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // Field is h_i + sum_j J_ij s_j, so flipping spin i changes the energy by
 // 2 s_i Field(s, i).
 func (m *Ising) Field(s []int8, i int) float64 {

@@ -2,8 +2,10 @@ package replica_test
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 
+	"sardonics/internal/handoff"
 	"sardonics/model"
 	"sardonics/replica"
 	"sardonics/rng"
@@ -65,7 +67,9 @@ func BenchmarkOverhead(b *testing.B) {
 // at the rung; "sweeps+icm" adds one move between them (count the q = -1
 // sites, draw the seed, search the cluster, flip it in both), so that each
 // move meets a new pair of states; the difference is the move's cost, and
-// half of "sweeps" is one sweep. sites/op is the mean cluster. Compare
+// half of "sweeps" is one sweep. sites/op is the mean cluster.
+// "sweeps+icm-twoflips" flips the two members one after the other, as
+// chains without sampler.PairFlipper are. Compare
 // with benchstat:
 //
 //	go test ./replica -run XXX -bench ICM -count 6 | tee /tmp/icm.txt
@@ -84,7 +88,7 @@ func BenchmarkICM(b *testing.B) {
 		}
 		is := m.Sparse()
 		cfg := replica.Config{Betas: replica.Geometric(tc.lo, tc.hi, tc.R), SwapEvery: 1, Sets: 2,
-			Cluster: replica.ICM, Graph: replica.Graph{Start: is.Start, Adj: is.Adj}, ClusterBetaMin: tc.lo}
+			Cluster: replica.ICM, Graph: replica.Graph{Start: is.Start, Adj: is.Adj, Even: is.NoFields()}, ClusterBetaMin: tc.lo}
 		c, err := replica.New(cfg, builder("metropolis", m, "", 0), rng.Sub(1, 0, 1), randomSpins(rng.Sub(1, 0, 0), m.Variables()))
 		if err != nil {
 			b.Fatal(err)
@@ -104,14 +108,34 @@ func BenchmarkICM(b *testing.B) {
 					y.Step()
 				}
 			})
-			b.Run(tc.name+"/"+rung.name+"/sweeps+icm", func(b *testing.B) {
+			icm := func(b *testing.B) {
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
 				sites := 0
+				var sweepNs, moveNs int64
 				for b.Loop() {
+					t0 := handoff.ThreadCPU()
 					x.Step()
 					y.Step()
+					t1 := handoff.ThreadCPU()
 					sites += c.ClusterMove(rung.k)
+					t2 := handoff.ThreadCPU()
+					sweepNs += t1 - t0
+					moveNs += t2 - t1
 				}
 				b.ReportMetric(float64(sites)/float64(b.N), "sites/op")
+				// The thread's CPU time, which a busy machine inflates far
+				// less than the wall time: the move's cost in sweeps of
+				// one member and per cluster site.
+				b.ReportMetric(float64(moveNs)/(float64(sweepNs)/2), "sweeps/move")
+				if sites > 0 {
+					b.ReportMetric(float64(moveNs)/float64(sites), "cpu-ns/site")
+				}
+			}
+			b.Run(tc.name+"/"+rung.name+"/sweeps+icm", icm)
+			b.Run(tc.name+"/"+rung.name+"/sweeps+icm-twoflips", func(b *testing.B) {
+				defer replica.NoPairFlip()()
+				icm(b)
 			})
 		}
 	}

@@ -41,6 +41,11 @@ func (k Cluster) String() string {
 // model.Ising's Start and Adj; every pair listed in both rows).
 type Graph struct {
 	Start, Adj []int32
+	// Even says the model has no fields, so that E(-s) = E(s): a move
+	// then grows its cluster among the sites where the two replicas
+	// agree when they are fewer than those where they differ (see the
+	// package comment).
+	Even bool
 }
 
 // MaxClusterShare is the largest mean share of the q = -1 sites that a
@@ -64,10 +69,10 @@ const MaxClusterShare = 0.9
 // clusterStats are a rung's counts of cluster moves.
 type clusterStats struct {
 	rounds int64   // moves tried (one per round where the move ran)
-	moves  int64   // moves made (rounds with a q = -1 site)
+	moves  int64   // moves made (rounds with a site on the move's side)
 	sites  int64   // sites flipped, summed over the moves
 	minus  int64   // q = -1 sites, summed over the rounds
-	share  float64 // the cluster's share of the q = -1 sites, summed over the moves
+	share  float64 // the cluster's share of the sites on its side, summed over the moves
 }
 
 func (s *clusterStats) add(o clusterStats) {
@@ -93,16 +98,23 @@ type icmState struct {
 	nextSeg         int64
 	after           []clusterStats // counted after CountFrom
 
-	open  []uint8 // 1: a q = -1 site the search has not taken (prepare sets it)
+	agree bool    // this move's side: the sites with q = +1 (else q = -1; prepare sets it)
+	open  []uint8 // 1: a site of the move's side the search has not taken (prepare sets it)
 	queue []int32 // the cluster, in the order the search reached it (n+1 slots)
 	spins []int8  // a member without FlipSites: its state for Reset
 }
 
 // brokenCluster selects a deliberately wrong move (tests show that the
-// exact checks catch it): 1 adds the seed's first neighbour with q = +1 to
-// the cluster; 2 draws the seed among all sites and flips a q = +1 seed
-// alone in both replicas.
+// exact checks catch it): 1 adds the seed's first neighbour off the move's
+// side to the cluster; 2 draws the seed among all sites and flips a seed
+// off the side alone in both replicas; 3 takes the q = +1 side on a graph that is not
+// Even (a model with fields, where it changes E_a + E_b).
 var brokenCluster = 0
+
+// noPairFlip makes every move flip its two replicas one after the other
+// (FlipSites or Reset), as chains without sampler.PairFlipper are: tests
+// and benchmarks compare the two.
+var noPairFlip = false
 
 func newICM(cfg *Config, n int) (*icmState, error) {
 	g := cfg.Graph
@@ -161,10 +173,10 @@ func (c *Chain) clusterRound(count, measure bool) {
 			continue
 		}
 		a, b := s0.ms[s0.at[k]].ch, s1.ms[s1.at[k]].ch
-		size, minus := x.move(c.r, a, b)
+		size, minus, side := x.move(c.r, a, b)
 		st := clusterStats{rounds: 1, minus: int64(minus), sites: int64(size)}
 		if size > 0 {
-			st.moves, st.share = 1, float64(size)/float64(max(minus, size))
+			st.moves, st.share = 1, float64(size)/float64(max(side, size))
 		}
 		if count {
 			x.after[k].add(st)
@@ -191,25 +203,36 @@ func (x *icmState) decide() {
 }
 
 // move is one Houdayer move between a and b: a seed drawn uniformly among
-// the sites where they differ (q_i = -1), the connected component of such
-// sites containing it over the graph, flipped in both. It returns the
-// cluster's size (0: no q = -1 site, no move) and the number of q = -1
-// sites.
-func (x *icmState) move(r *rand.PCG, a, b sampler.Tempered) (size, minus int) {
+// the sites of the move's side (where they differ, q_i = -1, or on a model
+// without fields the fewer of those and of the sites where they agree),
+// the connected component of such sites containing it over the graph,
+// flipped in both. It returns the cluster's size (0: no site on the side,
+// no move), the number of q = -1 sites and the sites on the side.
+func (x *icmState) move(r *rand.PCG, a, b sampler.Tempered) (size, minus, side int) {
 	sa, sb := a.Spins(), b.Spins()
 	d, minus := x.prepare(sa, sb)
+	side = minus
+	if x.agree {
+		side = len(sa) - minus
+	}
 	if d == 0 {
-		return 0, 0
+		return 0, minus, side
 	}
 	cl := x.cluster(sa, sb, rng.Intn(r, d))
+	if p, ok := a.(sampler.PairFlipper); ok && brokenCluster == 0 && !noPairFlip && p.FlipPair(b, cl) {
+		return len(cl), minus, side
+	}
 	x.flip(a, cl)
 	x.flip(b, cl)
-	return len(cl), minus
+	return len(cl), minus, side
 }
 
-// prepare opens every q = -1 site to the search (open[i] = 1 where sa and
-// sb differ, 0 elsewhere), 8 sites at a time, and returns the number of
-// equally likely seed draws of a move (0: no move) and of q = -1 sites.
+// prepare chooses the move's side (x.agree: the q = +1 sites when the
+// graph is Even and they are fewer than the q = -1 ones, which depends on
+// q only, so the reverse move chooses the same side) and opens its sites
+// to the search (open[i] = 1 on the side, 0 elsewhere), 8 sites at a time;
+// it returns the number of equally likely seed draws of a move (0: no
+// move) and of q = -1 sites.
 func (x *icmState) prepare(sa, sb []int8) (d, minus int) {
 	a, b, o := bytesOf(sa), bytesOf(sb), x.open
 	b, o = b[:len(a)], o[:len(a)]
@@ -223,28 +246,39 @@ func (x *icmState) prepare(sa, sb []int8) (d, minus int) {
 		o[i] = (a[i] ^ b[i]) >> 7
 		minus += int(o[i])
 	}
+	d = minus
+	x.agree = (x.g.Even || brokenCluster == 3) && 2*minus > len(a)
+	if x.agree {
+		for i = 0; i+8 <= len(o); i += 8 {
+			binary.LittleEndian.PutUint64(o[i:], binary.LittleEndian.Uint64(o[i:])^lowBits)
+		}
+		for ; i < len(o); i++ {
+			o[i] ^= 1
+		}
+		d = len(a) - minus
+	}
 	if brokenCluster == 2 {
 		return len(sa), minus
 	}
-	return minus, minus
+	return d, minus
 }
 
 // cluster is the cluster that seed draw u gives after prepare, u uniform
-// on 0..d-1: the seed is the u-th q = -1 site in index order (in broken
-// variant 2 site u, flipped alone when q_u = +1).
+// on 0..d-1: the seed is the u-th site of the side in index order (in
+// broken variant 2 site u, flipped alone when it is not on the side).
 func (x *icmState) cluster(sa, sb []int8, u int) []int32 {
 	if brokenCluster == 2 {
-		if i := int32(u); sa[i] == sb[i] {
+		if i := int32(u); x.open[i] == 0 {
 			x.queue[0] = i
 			return x.queue[:1]
 		}
 		return x.grow(sa, sb, int32(u))
 	}
-	return x.grow(sa, sb, int32(nthDiffer(sa, sb, u)))
+	return x.grow(sa, sb, int32(nthSite(sa, sb, u, x.agree)))
 }
 
-// grow is the connected component of q = -1 sites containing seed (a
-// q = -1 site), found breadth first over the graph after prepare: it
+// grow is the connected component of the side's sites containing seed (a
+// site of the side), found breadth first over the graph after prepare: it
 // visits the cluster and its boundary only, and allocates nothing. A
 // neighbour joins the queue when it is open, and is closed as it is
 // looked at; both are done without a branch (the queue's next slot is
@@ -267,9 +301,9 @@ func (x *icmState) grow(sa, sb []int8, seed int32) []int32 {
 			n += int(c)
 		}
 	}
-	if brokenCluster == 1 { // admit the seed's first q = +1 neighbour
+	if brokenCluster == 1 { // admit the seed's first neighbour off the side
 		for _, j := range adj[start[seed]:start[seed+1]] {
-			if sa[j] == sb[j] {
+			if (sa[j] == sb[j]) != x.agree {
 				q[n] = j
 				n++
 				break
@@ -315,12 +349,20 @@ func bytesOf(s []int8) []byte {
 
 // nthDiffer is the index of the k-th site (from 0) where a and b differ;
 // there must be more than k.
-func nthDiffer(a, b []int8, k int) int {
+func nthDiffer(a, b []int8, k int) int { return nthSite(a, b, k, false) }
+
+// nthSite is the index of the k-th site (from 0) where a and b differ
+// (agree: where they agree); there must be more than k.
+func nthSite(a, b []int8, k int, agree bool) int {
 	x, y := bytesOf(a), bytesOf(b)
 	y = y[:len(x)]
+	var flip uint64
+	if agree {
+		flip = signBits
+	}
 	i := 0
 	for ; i+8 <= len(x); i += 8 {
-		d := (binary.LittleEndian.Uint64(x[i:]) ^ binary.LittleEndian.Uint64(y[i:])) & signBits
+		d := (binary.LittleEndian.Uint64(x[i:])^binary.LittleEndian.Uint64(y[i:]))&signBits ^ flip
 		if c := bits.OnesCount64(d); k >= c {
 			k -= c
 			continue
@@ -331,14 +373,14 @@ func nthDiffer(a, b []int8, k int) int {
 		return i + bits.TrailingZeros64(d)/8
 	}
 	for ; i < len(x); i++ {
-		if x[i] != y[i] {
+		if (x[i] != y[i]) != agree {
 			if k == 0 {
 				return i
 			}
 			k--
 		}
 	}
-	panic(fmt.Sprintf("replica: nthDiffer: fewer than %d differing sites", k+1))
+	panic(fmt.Sprintf("replica: nthSite: fewer than %d sites on the side", k+1))
 }
 
 // tagCluster marks the trailer that holds the cluster move's state;

@@ -39,7 +39,7 @@ func tinyModel(t testing.TB, n int, chords [][2]int32, h []float64, seed uint64)
 
 func graphOf(m *model.Model) replica.Graph {
 	is := m.Sparse()
-	return replica.Graph{Start: is.Start, Adj: is.Adj}
+	return replica.Graph{Start: is.Start, Adj: is.Adj, Even: is.NoFields()}
 }
 
 // stateOf is the pair (a, b) of n-spin states with index x = A + B 2^n
@@ -128,7 +128,7 @@ var (
 // of one move, built from the move's own seed draws and clusters, keeps
 // E_a + E_b and every q_i, its rows sum to 1, and it satisfies detailed
 // balance with respect to exp(-beta (E_a + E_b)) to 1e-12 at beta 1.5 and
-// 3. Both deliberately broken rules violate it by far more.
+// 3. The deliberately broken rules violate it by far more.
 func TestICMTransitionMatrix(t *testing.T) {
 	for _, h := range [][]float64{nil, ring6Fields} {
 		m := tinyModel(t, 6, ring6Chords, h, 4)
@@ -140,7 +140,11 @@ func TestICMTransitionMatrix(t *testing.T) {
 				t.Errorf("fields %v, beta %g: detailed balance violated by %.3g (rows by %.3g)", h != nil, beta, worst, rows)
 			}
 		}
-		for _, kind := range []int{1, 2} {
+		kinds := []int{1, 2}
+		if h != nil {
+			kinds = append(kinds, 3) // the q = +1 side despite the fields
+		}
+		for _, kind := range kinds {
 			func() {
 				defer replica.SetBrokenCluster(kind)()
 				T := transitions(t, m, false)
@@ -154,34 +158,58 @@ func TestICMTransitionMatrix(t *testing.T) {
 	}
 }
 
-// TestDiffer: the word-at-a-time count, marking and search of q = -1
-// sites agree with a plain loop at every length and mix.
+// TestDiffer: the word-at-a-time count, marking and search of the move's
+// side (the q = -1 sites, or on an Even graph the fewer of those and the
+// q = +1 ones) agree with a plain loop at every length and mix.
 func TestDiffer(t *testing.T) {
 	r := rng.Sub(1, 2, 3)
+	sides := 0
 	for n := 1; n < 70; n++ {
 		for range 20 {
 			a, b := randomSpins(r, n), randomSpins(r, n)
-			var idx []int
+			if r.Uint64()%4 == 0 { // mostly differing pairs, for the Even side
+				for i := range b {
+					if r.Uint64()%8 != 0 {
+						b[i] = -a[i]
+					}
+				}
+			}
+			minus := 0
 			for i := range a {
 				if a[i] != b[i] {
-					idx = append(idx, i)
+					minus++
 				}
 			}
-			got, open := replica.Differ(a, b)
-			if got != len(idx) {
-				t.Fatalf("n %d: Differ %d, plain count %d", n, got, len(idx))
-			}
-			for i := range a {
-				if want := a[i] != b[i]; (open[i] == 1) != want || open[i] > 1 {
-					t.Fatalf("n %d: site %d open %d (differs: %v)", n, i, open[i], want)
+			for _, even := range []bool{false, true} {
+				wantAgree := even && 2*minus > n
+				var idx []int
+				for i := range a {
+					if (a[i] != b[i]) != wantAgree {
+						idx = append(idx, i)
+					}
 				}
-			}
-			for k, i := range idx {
-				if got := replica.NthDiffer(a, b, k); got != i {
-					t.Fatalf("n %d: NthDiffer(%d) = %d, want %d", n, k, got, i)
+				d, m, agree, open := replica.Differ(a, b, even)
+				if m != minus || d != len(idx) || agree != wantAgree {
+					t.Fatalf("n %d, even %v: Differ (%d, %d, %v), plain (%d, %d, %v)", n, even, d, m, agree, len(idx), minus, wantAgree)
+				}
+				if agree {
+					sides++
+				}
+				for i := range a {
+					if want := (a[i] != b[i]) != agree; (open[i] == 1) != want || open[i] > 1 {
+						t.Fatalf("n %d, even %v: site %d open %d (on the side: %v)", n, even, i, open[i], want)
+					}
+				}
+				for k, i := range idx {
+					if got := replica.NthSite(a, b, k, agree); got != i {
+						t.Fatalf("n %d, even %v: NthSite(%d) = %d, want %d", n, even, k, got, i)
+					}
 				}
 			}
 		}
+	}
+	if sides == 0 {
+		t.Error("no pair took the q = +1 side")
 	}
 }
 
@@ -388,6 +416,9 @@ func TestICMKeepsEnergies(t *testing.T) {
 		{"metropolis", "spinglass3d:L=4,seed=1", "metropolis", "", 0},
 		{"sardonics", "spinglass3d:L=4,seed=1", "sardonics", "", 0},
 		{"hybrid", "frustrated2d:L=6,seed=1", "hybrid", "", 0},
+		// The pair flip's paths: degree-4 rows with fields, and CSR rows.
+		{"metropolis-fields", "frustrated2d:L=6,seed=1", "metropolis", "", 0},
+		{"gibbs-chimera", "chimera:M=2,N=2,T=4,seed=1", "gibbs", "", 0},
 	} {
 		m, _ := model.Load(kc.spec)
 		is := m.Sparse()

@@ -91,7 +91,7 @@ func ICMOutcomes(g Graph, a, b []int8, f func(cl []int32)) {
 // swap stream, and returns the cluster's size (0: no q = -1 site).
 func (c *Chain) ClusterMove(k int) int {
 	s0, s1 := c.sets[0], c.sets[1]
-	size, _ := c.icm.move(c.r, s0.ms[s0.at[k]].ch, s1.ms[s1.at[k]].ch)
+	size, _, _ := c.icm.move(c.r, s0.ms[s0.at[k]].ch, s1.ms[s1.at[k]].ch)
 	return size
 }
 
@@ -100,13 +100,22 @@ func (c *Chain) RungChain(s, k int) sampler.Tempered {
 	return c.sets[s].ms[c.sets[s].at[k]].ch
 }
 
-// Differ is the number of sites where a and b differ as prepare counts
-// them, and the sites it opened to the search.
-func Differ(a, b []int8) (int, []uint8) {
-	x := &icmState{open: make([]uint8, len(a))}
-	_, m := x.prepare(a, b)
-	return m, x.open
+// Differ is what prepare gives on a graph that is Even or not: the seed
+// draws, the number of sites where a and b differ, whether the move's side
+// is where they agree, and the sites it opened to the search.
+func Differ(a, b []int8, even bool) (d, minus int, agree bool, open []uint8) {
+	x := &icmState{open: make([]uint8, len(a)), g: Graph{Even: even}}
+	d, minus = x.prepare(a, b)
+	return d, minus, x.agree, x.open
 }
 
-// NthDiffer is nthDiffer.
-var NthDiffer = nthDiffer
+// NthSite is nthSite.
+var NthSite = nthSite
+
+// NoPairFlip makes the cluster move flip its two members one after the
+// other (see noPairFlip) until the returned function restores it.
+func NoPairFlip() func() {
+	old := noPairFlip
+	noPairFlip = true
+	return func() { noPairFlip = old }
+}

@@ -201,7 +201,7 @@ func newTrialChain(cfg *Config, name string, r *rand.PCG, spins []int8, burn, ad
 	}
 	if rc.Cluster == ClusterICM {
 		is := cfg.Model.Sparse()
-		rcfg.Cluster, rcfg.Graph, rcfg.ClusterBetaMin = replica.ICM, replica.Graph{Start: is.Start, Adj: is.Adj}, rc.ClusterBetaMin
+		rcfg.Cluster, rcfg.Graph, rcfg.ClusterBetaMin = replica.ICM, replica.Graph{Start: is.Start, Adj: is.Adj, Even: is.NoFields()}, rc.ClusterBetaMin
 	}
 	build := func(beta float64, r *rand.PCG, init []int8) (sampler.Chain, func(), error) {
 		return NewChain(name, cfg.Model, beta, cfg.SAW, r, init)

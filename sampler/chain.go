@@ -29,6 +29,18 @@ type Flipper interface {
 	FlipSites(idx []int32)
 }
 
+// PairFlipper flips the same sites in itself and in another chain of its
+// kind at once, where idx is a union of whole connected components (over
+// the model's coupling graph) of the sites at which the two chains' spins
+// differ, as a Houdayer cluster is: every coupling that leaves the sites
+// then joins a site where the two agree, so the other's energy changes by
+// minus this one's (E_a + E_b is kept, fields included) and its spins need
+// only be negated. FlipPair reports false, flipping nothing, when other is
+// not of its kind (the caller then flips each with FlipSites).
+type PairFlipper interface {
+	FlipPair(other Chain, idx []int32) bool
+}
+
 // Tempered is a chain whose inverse temperature can be changed in place,
 // in O(1) or the cost of a small table: replica exchange swaps the
 // temperatures of two chains rather than their states, which would cost a
