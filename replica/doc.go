@@ -63,7 +63,22 @@
 // sites m are the same from (a', b'), where the seed drawn in C (again
 // with probability |C| / m) gives back C and flipping it returns (a, b).
 // So P((a,b) -> (a',b')) = |C| / m = P((a',b') -> (a,b)) and the weights
-// are equal: detailed balance holds with acceptance 1. The move is drawn
+// are equal: detailed balance holds with acceptance 1.
+//
+// The q = +1 side. On a model without fields (Graph.Even), when more sites
+// differ than agree, the move grows its cluster among the sites where the
+// two agree instead (seed uniform among them, component of q = +1 sites).
+// A coupling leaving such a C joins a site with q_j = -1, b_j = -a_j, and
+// its terms -J_ij a_i (a_j + b_j) vanish before and after; C has no field
+// terms to keep. So E_a + E_b is kept again, and the argument above holds
+// with the q = +1 sites for the q = -1 ones. The side is chosen from the
+// count of q = -1 sites, which the move does not change, so the reverse
+// move takes the same side: the move is a mixture, chosen by q, of two
+// exact moves. It is the same move as flipping one replica whole (exact
+// when E(-s) = E(s)) before and after a q = -1 move: it spares the search
+// of the near-spanning clusters that two replicas in opposite valleys give
+// (spinglass3d:L=8 at beta 2: 75-90 sites a move instead of about 400 of
+// 512, BenchmarkICM), which would mostly exchange the two states. The move is drawn
 // from the chain's swap stream, after the swaps (each exact on its own),
 // so the product of the rungs' distributions stays invariant for both
 // sets together, and each set's target rung is still exact on its own.
@@ -90,17 +105,18 @@
 // the burn-in measured.
 //
 // Cost. A move reads both states 8 sites at a time to count the q = -1
-// sites and mark them open to the search, finds the seed among them,
-// searches the cluster breadth first without a branch per neighbour,
-// visiting only the cluster and its boundary, and flips it in both members
-// through sampler.Flipper (O(the cluster's degrees); a member without it is
-// Reset). It allocates nothing (the queue and marks are made once). It
-// costs 30-50 ns per cluster site against 10 ns per site of a Metropolis
-// sweep (BenchmarkICM, spinglass2d:L=32 and spinglass3d:L=8): a third of a
-// sweep where clusters hold a tenth of the sites (the hot rungs of the 2D
-// glass), 1.4 sweeps where they hold a third, 3.7 where nine tenths. The members'
-// counters are untouched, so the work clock does not count it; its CPU is
-// the caller's thread's.
+// sites and mark its side's sites open to the search, finds the seed among
+// them, searches the cluster breadth first without a branch per
+// neighbour, visiting only the cluster and its boundary, and flips it in
+// both members: at once where they are of one kind (sampler.PairFlipper:
+// the second's energy changes by minus the first's, its spins are only
+// negated), else each through sampler.Flipper (O(the cluster's degrees); a
+// member without it is Reset). It allocates nothing (the queue and marks
+// are made once). BenchmarkICM prices it in thread CPU against a
+// Metropolis sweep of one member (spinglass2d:L=32 and spinglass3d:L=8);
+// the search dominates, at 30-50 ns per cluster site against 10 ns per site
+// of a sweep. The members' counters are untouched, so the work clock does
+// not count it; its CPU is the caller's thread's.
 //
 // # The work clock
 //
