@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"sardonics/model"
+	"sardonics/replica"
 	"sardonics/runner"
 )
 
@@ -38,6 +39,10 @@ type commandFile struct {
 	// Dir is the working directory the run started in, which the relative
 	// paths of Args are relative to.
 	Dir string `json:"dir"`
+	// ReplicasAuto is the replica count --replicas auto chose, and why: a
+	// later run of the same command into DIR (--resume) takes it rather
+	// than running the pilot again.
+	ReplicasAuto *replica.AutoRungs `json:"replicas_auto,omitempty"`
 }
 
 // inputFile is a file a run read.
@@ -245,6 +250,28 @@ func shortHash(v string) string {
 	return h[:min(12, len(h))]
 }
 
+// savedAuto is the replica count that dir/command.json records as chosen
+// by --replicas auto for the command parsed into fs (nil: none recorded,
+// or for another command).
+func savedAuto(fs *flag.FlagSet, dir string) (*replica.AutoRungs, error) {
+	old, err := readCommand(filepath.Join(dir, "command.json"))
+	if err != nil || old.ReplicasAuto == nil {
+		return nil, nil // an unreadable file is saveCommand's to refuse
+	}
+	set, inputs, err := normalizeCommand(fs)
+	if err != nil {
+		return nil, err
+	}
+	if diff, _ := diffCommands(old, &commandFile{Settings: set, Inputs: inputs}, fs); len(diff) > 0 {
+		return nil, nil
+	}
+	a := old.ReplicasAuto
+	if a.Rungs < 2 || a.Rungs > replica.MaxRungs {
+		return nil, usagef("%s: replicas_auto.rungs %d (expected 2 to %d); delete the folder to run anew", filepath.Join(dir, "command.json"), a.Rungs, replica.MaxRungs)
+	}
+	return a, nil
+}
+
 // savedCommand is the command of a run about to start in dir.
 type savedCommand struct {
 	path string
@@ -283,7 +310,7 @@ func saveCommand(fs *flag.FlagSet, cfg *runner.Config, dir string, env *Env) (*s
 	if err != nil {
 		return nil, err
 	}
-	now := &commandFile{Settings: set, Inputs: inputs, Dir: wd}
+	now := &commandFile{Settings: set, Inputs: inputs, Dir: wd, ReplicasAuto: cfg.Replicas.Auto}
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name != "resume" {
 			now.Args = append(now.Args, "--"+f.Name+"="+f.Value.String())

@@ -1,17 +1,21 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
+	"strconv"
 
+	"sardonics/replica"
 	"sardonics/runner"
 )
 
 // replicaFlags are sample's replica-exchange settings.
 type replicaFlags struct {
-	r           int
+	count       replicaCount
 	betaMin     float64
 	swapEvery   int
 	swapWork    float64
@@ -23,7 +27,7 @@ type replicaFlags struct {
 }
 
 func (f *replicaFlags) register(fs *flag.FlagSet) {
-	fs.IntVar(&f.r, "replicas", 0, "replica exchange: run each sampler as `R` replicas (R >= 2) from --beta-min to the target beta, swapping neighbours (0: off)")
+	fs.Var(&f.count, "replicas", "replica exchange: run each sampler as `R` replicas (R >= 2) from --beta-min to the target beta, swapping neighbours (0: off); auto: R from a short pilot's communication barrier (2 x the sum of its swap rejection rates + 1)")
 	fs.Float64Var(&f.betaMin, "beta-min", 0, "the hottest replica's inverse temperature (default: beta / 10)")
 	fs.IntVar(&f.swapEvery, "swap-every", 0, "steps between swap rounds of replica exchange (0: every step for gibbs, metropolis and blockgibbs, every 10 for sardonics)")
 	fs.Float64Var(&f.swapWork, "swap-work", 0, "swap on the work clock: a round is `W` sweep-equivalents of proposed flips per replica, whatever a step costs (0: --swap-every's step clock; hybrid's default is 1)")
@@ -34,17 +38,54 @@ func (f *replicaFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.clusterBeta, "cluster-beta-min", 0, "with --cluster: run the move at every replica with beta >= `B` instead of choosing the rungs during the burn-in (0: choose)")
 }
 
-// apply sets cfg.Replicas for ncpu usable CPUs; cfg's trials at once,
-// samplers, beta and tuning must be set.
-func (f *replicaFlags) apply(cfg *runner.Config, ncpu int) error {
+// replicaCount is --replicas: a number of replicas, or auto.
+type replicaCount struct {
+	n    int
+	auto bool
+}
+
+func (c *replicaCount) String() string {
 	switch {
-	case f.r < 0:
-		return usagef("--replicas %d (expected 0 for none, or at least 2)", f.r)
-	case f.r == 1: // it used to run single chains silently, while --overlap with it was refused
+	case c == nil:
+		return "0"
+	case c.auto:
+		return "auto"
+	}
+	return strconv.Itoa(c.n)
+}
+
+func (c *replicaCount) Set(s string) error {
+	if s == "auto" {
+		c.n, c.auto = 0, true
+		return nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return errors.New("expected a number of replicas R >= 2, 0 for none, or auto (R from a pilot's communication barrier)")
+	}
+	c.n, c.auto = n, false
+	return nil
+}
+
+// apply sets cfg.Replicas for ncpu usable CPUs; cfg's trials at once,
+// samplers, beta and tuning must be set. With --replicas auto it checks
+// the rest with 2 replicas; chooseAuto then sets the count.
+func (f *replicaFlags) apply(cfg *runner.Config, ncpu int) error {
+	r := f.count.n
+	if f.count.auto {
+		r = 2
+		if !(cfg.Beta > 0) {
+			return usagef("--replicas auto needs a target beta above 0: its pilot measures the swaps between --beta-min and the target beta")
+		}
+	}
+	switch {
+	case r < 0:
+		return usagef("--replicas %d (expected 0 for none, at least 2, or auto)", r)
+	case r == 1: // it used to run single chains silently, while --overlap with it was refused
 		return usagef("--replicas 1: replica exchange needs at least 2 replicas; omit --replicas for single chains")
-	case f.r == 0:
+	case r == 0:
 		if f.overlap || f.ladder != "geometric" || f.betaMin != 0 || f.swapEvery != 0 || f.swapWork != 0 || f.cluster != "" || f.clusterBeta != 0 {
-			return usagef("--beta-min, --swap-every, --swap-work, --ladder, --overlap, --cluster and --cluster-beta-min need --replicas R (R >= 2)")
+			return usagef("--beta-min, --swap-every, --swap-work, --ladder, --overlap, --cluster and --cluster-beta-min need --replicas R (R >= 2) or --replicas auto")
 		}
 		if !(f.tuneSeconds > 0) || math.IsInf(f.tuneSeconds, 0) {
 			return usagef("--tune-cycles %g (expected modelled CPU seconds > 0 per candidate)", f.tuneSeconds)
@@ -56,8 +97,8 @@ func (f *replicaFlags) apply(cfg *runner.Config, ncpu int) error {
 			cfg.Replicas = runner.ReplicaConfig{TuneCycles: true, TuneSeconds: f.tuneSeconds}
 		}
 		return nil
-	case f.r > 1024:
-		return usagef("--replicas %d (expected at most 1024)", f.r)
+	case r > replica.MaxRungs:
+		return usagef("--replicas %d (expected at most %d)", r, replica.MaxRungs)
 	case f.ladder != "geometric" && f.ladder != "adaptive" && f.ladder != "variance":
 		return usagef("--ladder %q (expected geometric, adaptive or variance)", f.ladder)
 	case !(cfg.Beta > 0):
@@ -80,7 +121,7 @@ func (f *replicaFlags) apply(cfg *runner.Config, ncpu int) error {
 	if err := f.checkCluster(cfg); err != nil {
 		return err
 	}
-	rc := runner.ReplicaConfig{R: f.r, BetaMin: f.betaMin, SwapEvery: f.swapEvery, Work: f.swapWork, Adaptive: f.ladder != "geometric", Variance: f.ladder == "variance", Overlap: f.overlap,
+	rc := runner.ReplicaConfig{R: r, BetaMin: f.betaMin, SwapEvery: f.swapEvery, Work: f.swapWork, Adaptive: f.ladder != "geometric", Variance: f.ladder == "variance", Overlap: f.overlap,
 		Cluster: f.cluster, ClusterBetaMin: f.clusterBeta}
 	// hybrid without --mix: the burn-in chooses each rung's cycle.
 	if slices.Contains(cfg.Samplers, "hybrid") && cfg.SAW.Mix == [2]int{} {
@@ -94,15 +135,58 @@ func (f *replicaFlags) apply(cfg *runner.Config, ncpu int) error {
 			return err
 		}
 	}
+	rc.Workers = f.workers(r, cfg, ncpu)
+	cfg.Replicas = rc
+	return nil
+}
+
+// workers is the threads that step a trial's r replicas (of each set):
+// the CPUs left over by the trials at once, at most one a replica.
+func (f *replicaFlags) workers(r int, cfg *runner.Config, ncpu int) int {
 	sets := 1
 	if f.overlap {
 		sets = 2
 	}
-	// CPUs left over by the trials at once step a trial's replicas in
-	// parallel between swaps.
-	rc.Workers = max(1, min(f.r*sets, ncpu/max(1, cfg.Threads)))
-	cfg.Replicas = rc
+	return max(1, min(r*sets, ncpu/max(1, cfg.Threads)))
+}
+
+// chooseAuto sets the replica count of a --replicas auto run (after
+// apply) and says on stderr what it chose and why: the choice that
+// dir/command.json recorded for this same command, so that a resumed or
+// repeated run continues with the rungs it started with, else a pilot's
+// (runner.AutoReplicas, on up to ncpu threads).
+func (f *replicaFlags) chooseAuto(fs *flag.FlagSet, cfg *runner.Config, dir string, ncpu int, env *Env) error {
+	if !f.count.auto {
+		return nil
+	}
+	a, err := savedAuto(fs, dir)
+	if err != nil {
+		return err
+	}
+	from := ""
+	if a != nil {
+		from = fmt.Sprintf(", as chosen when this run started (%s)", filepath.Join(dir, "command.json"))
+	} else if a, err = runner.AutoReplicas(cfg, max(1, min(replica.PilotRungs, ncpu))); err != nil {
+		return err
+	}
+	rc := &cfg.Replicas
+	rc.R, rc.Auto = a.Rungs, a
+	rc.Workers = f.workers(a.Rungs, cfg, ncpu)
+	share := ""
+	if cfg.TrialBudget > 0 {
+		share = fmt.Sprintf(", %.2g%% of --budget", 100*a.PilotCPUSeconds/(cfg.TrialBudget*float64(cfg.Trials)))
+	}
+	fmt.Fprintf(env.Stderr, "sardonics: --replicas auto: %d replicas%s; barrier %.3g, the sum of the swap rejection rates of a %d-rung %s pilot (%d swap rounds, %.2g s CPU%s); rule: %s\n",
+		a.Rungs, from, a.Barrier, a.PilotRungs, a.PilotSampler, a.PilotRounds, a.PilotCPUSeconds, share, a.Rule)
 	return nil
+}
+
+// describe's note on an automatic replica count.
+func autoNote(a *replica.AutoRungs) string {
+	if a == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (auto: barrier %.3g from a %d-rung pilot)", a.Barrier, a.PilotRungs)
 }
 
 // checkCluster checks --cluster and --cluster-beta-min against the rest of
@@ -146,7 +230,7 @@ func (f *replicaFlags) describe(cfg *runner.Config) string {
 	case slices.Contains(cfg.Samplers, "hybrid"):
 		every = "every step (every 10 for sardonics, every sweep-equivalent of work for hybrid)"
 	}
-	s := fmt.Sprintf("; replica exchange: %d replicas from beta %g (%s ladder), swaps %s", rc.R, rc.BetaMin, f.ladder, every)
+	s := fmt.Sprintf("; replica exchange: %d replicas%s from beta %g (%s ladder), swaps %s", rc.R, autoNote(rc.Auto), rc.BetaMin, f.ladder, every)
 	if rc.Overlap {
 		s += ", two sets for the overlap"
 	}

@@ -346,7 +346,17 @@ stats.json and summary.json say per rung whether it ran, its moves and
 their mean cluster. Dense models (sk, RBMs, dense .npy) are refused: every
 differing site is coupled to the others, so the move cannot help. CPUs the
 trials at once leave free step a trial's replicas in parallel (same
-results).
+results). --replicas auto chooses R from the model: before the trials, a
+pilot of the first sampler runs replica exchange on a geometric ladder of
+32 replicas from --beta-min to beta (64, 128 or 256 where that is too coarse
+for what it measures) for a fixed 384 swap rounds, the first 128 discarded,
+from streams no trial draws from (so R depends only on the seed, the model,
+the range and the kernel); the sum of its swap rejection rates estimates
+the communication barrier Lambda (Syed et al. 2021), and R = 2 Lambda + 1,
+the optimum of the even/odd swaps used here (about 1/2 rejection per pair),
+or more where the pilot's acceptances show gaps. stderr, the settings line,
+command.json (which --resume reuses), stats.json and summary.json
+(replica.replicas_auto) say what it chose and why.
 
 SARDONICS settings: --params THETA is comma-separated key=value, keys not
 given keeping the default kl=1,ku=10,gl=0.95,gh=1.05,pll=0.4,phl=0.3,
@@ -520,6 +530,9 @@ example).`,
 						budget = min(ncpu, *threads)
 					}
 					if err := rf.apply(cfg, budget); err != nil {
+						return err
+					}
+					if err := rf.chooseAuto(fs, cfg, *out, budget, env); err != nil {
 						return err
 					}
 					if !*quiet {

@@ -32,7 +32,9 @@
 // is the same between neighbours (VarianceLadder; ladder.go gives the
 // formulas, the acceptance they predict and the rung count a range needs,
 // RungsNeeded, which Report gives as rungs_needed). Both ladders move at
-// rounds 32, 64, 128, ... while the steps done are at most Adapt.
+// rounds 32, 64, 128, ... while the steps done are at most Adapt. Auto
+// chooses the number of rungs before a run from a pilot's communication
+// barrier, the sum of its swap rejection rates (barrier.go).
 //
 // With Sets = 2 the Chain runs two independent ladders and reports the spin
 // overlap q = (1/N) sum_i s_i s'_i of their target rungs each step (the

@@ -22,6 +22,14 @@ func SetBrokenLadder(on bool) func() {
 	return func() { brokenLadder = old }
 }
 
+// SetBrokenBarrier makes Barrier sum the acceptances instead of the
+// rejections; it returns the function that undoes it.
+func SetBrokenBarrier(on bool) func() {
+	old := brokenBarrier
+	brokenBarrier = on
+	return func() { brokenBarrier = old }
+}
+
 // SetBrokenDrop makes TuneCycles's halving keep only the worst candidate
 // at each rung; it returns the function that undoes it.
 func SetBrokenDrop() func() {

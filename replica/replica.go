@@ -708,6 +708,9 @@ type Report struct {
 	// Cluster is the cluster move between the two sets, per rung (absent
 	// without it).
 	Cluster *ClusterReport `json:"cluster,omitempty"`
+	// Auto is how sample --replicas auto chose the rung count (absent
+	// when it was given); the chain leaves it to its caller.
+	Auto *AutoRungs `json:"replicas_auto,omitempty"`
 }
 
 // Report summarizes the swaps so far.

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 
 	"sardonics/hybrid"
 	"sardonics/model"
 	"sardonics/replica"
+	"sardonics/rng"
 	"sardonics/sampler"
 	"sardonics/sawsampler"
 	"sardonics/summary"
@@ -40,6 +42,11 @@ type ReplicaConfig struct {
 	// 0 chooses the rungs from the burn-in (replica.Config.ClusterBetaMin).
 	Cluster        string
 	ClusterBetaMin float64
+	// Auto is what chose R (sample --replicas auto; nil: R was given),
+	// recorded in every trial's stats.json. It is not part of the run's
+	// identity (String): the trials of a chosen R are those of the same R
+	// given.
+	Auto *replica.AutoRungs
 }
 
 // ClusterICM is ReplicaConfig.Cluster's name of the cluster move.
@@ -179,14 +186,7 @@ func newTrialChain(cfg *Config, name string, r *rand.PCG, spins []int8, burn, ad
 	if err := rc.Check(name, cfg.Model, cfg.Beta, cfg.SAW); err != nil {
 		return nil, func() {}, err
 	}
-	every := rc.SwapEvery
-	if every == 0 {
-		every = DefaultSwapEvery(name)
-	}
-	work := rc.Work
-	if work == 0 && rc.SwapEvery == 0 && kindOf(name).WorkClock {
-		work = 1
-	}
+	every, work := rc.schedule(name)
 	rcfg := replica.Config{Betas: replica.Geometric(rc.BetaMin, cfg.Beta, rc.R), SwapEvery: every, Work: work,
 		CountFrom: burn, Sets: 1, Workers: rc.Workers, CPUs: cfg.SAW.CPUs,
 		KeepSpins: true} // the magnetization of every step needs its spins
@@ -211,6 +211,57 @@ func newTrialChain(cfg *Config, name string, r *rand.PCG, spins []int8, burn, ad
 		return nil, func() {}, err
 	}
 	return c, c.Close, nil
+}
+
+// schedule is sampler name's steps per swap round (the step clock) and
+// sweep-equivalents per round (the work clock, when above 0).
+func (rc ReplicaConfig) schedule(name string) (every int, work float64) {
+	every = rc.SwapEvery
+	if every == 0 {
+		every = DefaultSwapEvery(name)
+	}
+	work = rc.Work
+	if work == 0 && rc.SwapEvery == 0 && kindOf(name).WorkClock {
+		work = 1
+	}
+	return every, work
+}
+
+// pilotTrial is the trial number of the streams of --replicas auto's
+// pilot: trials are numbered by non-negative ints, below 2^63, so no
+// trial draws from them.
+const pilotTrial = 1 << 63
+
+// AutoReplicas runs sample --replicas auto's pilot (replica.Auto) for cfg
+// and returns the rung count it chose, with its CPU (this thread's and
+// its workers'): the ladder from
+// cfg.Replicas.BetaMin to cfg.Beta, the first sampler's kernel and
+// settings, cfg.Replicas's swap schedule, workers threads stepping its
+// members (the results do not depend on them). Its ladder of P rungs
+// draws from rng.Sub(seed, 2^63, P), its random start included, which no
+// trial uses, so the choice depends on the seed, the model, the range and
+// the kernel, never on --trials, --trial-offset, --steps or the machine.
+// One pilot serves every sampler: the barrier is the model's over the
+// range (the swap rejections depend only on the rungs' energy
+// distributions), the kernel only how fast the pilot relaxes.
+func AutoReplicas(cfg *Config, workers int) (*replica.AutoRungs, error) {
+	rc := cfg.Replicas
+	name := cfg.Samplers[0]
+	every, work := rc.schedule(name)
+	sc := cfg.SAW
+	sc.CPUs = nil // the run's pinning is for its trials
+	build := func(beta float64, r *rand.PCG, init []int8) (sampler.Chain, func(), error) {
+		return NewChain(name, cfg.Model, beta, sc, r, init)
+	}
+	stream := func(rungs int) *rand.PCG { return rng.Sub(cfg.Seed, pilotTrial, uint64(rungs)) }
+	runtime.LockOSThread() // ThreadCPU is this thread's
+	defer runtime.UnlockOSThread()
+	a, err := replica.Auto(replica.Config{SwapEvery: every, Work: work, Workers: workers}, rc.BetaMin, cfg.Beta, build, stream, cfg.Model.Variables(), ThreadCPU)
+	if err != nil {
+		return nil, err
+	}
+	a.PilotSampler = name
+	return a, nil
 }
 
 // tuneCycles, when the run asks for it, chooses the rungs' hybrid cycles
@@ -254,8 +305,9 @@ func (t *trial) tuneChain(h *hybrid.Chain) error {
 
 // recordReplica adds the replica-exchange results of the trial's chain, if
 // it is one, to rec.
-func recordReplica(ch sampler.Chain, rec *summary.TrialRecord) {
+func recordReplica(cfg *Config, ch sampler.Chain, rec *summary.TrialRecord) {
 	if c, ok := ch.(*replica.Chain); ok {
 		rec.Replica = c.Report()
+		rec.Replica.Auto = cfg.Replicas.Auto
 	}
 }

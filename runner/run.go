@@ -596,7 +596,7 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 	if kindOf(name).Tunable {
 		t.rec.Params = describeThetas(t.thetas) // the policy, once tuning finished
 	}
-	recordReplica(t.ch, t.rec)
+	recordReplica(cfg, t.ch, t.rec)
 	if cfg.budget() {
 		t.finishBudget(capped)
 	}

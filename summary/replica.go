@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"sardonics/replica"
 	"sardonics/report"
 )
 
@@ -100,6 +101,8 @@ type ReplicaSummary struct {
 	// Cluster is the cluster move between the two sets per rung (with
 	// --cluster; see cluster.go).
 	Cluster *ClusterSummary `json:"cluster,omitempty"`
+	// Auto is how --replicas auto chose Rungs (absent when it was given).
+	Auto *replica.AutoRungs `json:"replicas_auto,omitempty"`
 }
 
 // summarizeReplica summarizes the replica records of a sampler's trials
@@ -109,7 +112,7 @@ func summarizeReplica(recs []*TrialRecord, burn int) *ReplicaSummary {
 		return nil
 	}
 	r0 := recs[0].Replica
-	s := &ReplicaSummary{Rungs: len(r0.Ladder), Ladder: r0.Ladder, SwapAcceptance: make([]*float64, len(r0.SwapAcceptance))}
+	s := &ReplicaSummary{Rungs: len(r0.Ladder), Ladder: r0.Ladder, SwapAcceptance: make([]*float64, len(r0.SwapAcceptance)), Auto: r0.Auto}
 	for k := range s.SwapAcceptance {
 		sum, n := 0.0, 0
 		for _, r := range recs {
