@@ -42,6 +42,13 @@ func stripTimings(t *testing.T, dir string) []byte {
 	s.Machine = ""
 	for _, r := range s.Results {
 		r.WallSeconds, r.CPUSeconds, r.ESSPerCPUSecond, r.NsPerFlip = 0, 0, 0, nil
+		if r.Replica != nil && r.Replica.Cycles != nil {
+			c := r.Replica.Cycles
+			c.MeanCPUSeconds, c.MeanCPUShare, c.MaxCPUShare = 0, 0, 0
+			for i := range c.Trials {
+				c.Trials[i].CPUSeconds, c.Trials[i].CPUShare = 0, 0
+			}
+		}
 	}
 	b, _ := json.Marshal(s)
 	return b

@@ -100,6 +100,8 @@ type ReplicaSummary struct {
 	// Cluster is the cluster move between the two sets per rung (with
 	// --cluster; see cluster.go).
 	Cluster *ClusterSummary `json:"cluster,omitempty"`
+	// Cycles is the hybrid cycle tuner's choices and cost (see cycles.go).
+	Cycles *CyclesSummary `json:"cycles,omitempty"`
 }
 
 // summarizeReplica summarizes the replica records of a sampler's trials
@@ -131,6 +133,7 @@ func summarizeReplica(recs []*TrialRecord, burn int) *ReplicaSummary {
 	}
 	s.RoundTripsPerTrial = trips / float64(len(recs))
 	s.Cluster = summarizeCluster(recs)
+	s.Cycles = summarizeCycles(recs)
 	for _, r := range recs {
 		if r.Replica != nil && r.Replica.RungsNeeded > s.RungsNeeded {
 			s.RungsNeeded, s.RungsNeededFrom = r.Replica.RungsNeeded, "the swap acceptance"
