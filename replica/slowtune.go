@@ -69,6 +69,11 @@ type Tuning struct {
 	Chosen          int          `json:"chosen"`      // index into Assignments (-1: none ran)
 	DecidedBy       string       `json:"decided_by"`
 	Rungs           []RungChoice `json:"rungs"` // hottest first
+	// Note warns where no assignment's window saw MinTraversals
+	// traversals of the ladder: a replica's journey through the ladder
+	// is then slower than the windows, and so may be the slow observable's
+	// slowest mode, which no window shorter than it can see.
+	Note string `json:"note,omitempty"`
 	// CPUSeconds is the trial's CPU (every thread) over the tuning's
 	// rounds, to within a round, and CPUShare its share of the trial's
 	// CPU: the runner measures and sets them (0 outside a runner).
@@ -557,6 +562,9 @@ func (c *Chain) choose(ended string) *Tuning {
 		case len(as) > 1:
 			res.DecidedBy = "no assignment was shown to beat the cheap cycle at every rung: kept"
 		}
+	}
+	if len(as) > 0 && !slices.ContainsFunc(as, func(a Assignment) bool { return a.TripsKnown }) {
+		res.Note = fmt.Sprintf("no assignment's window saw %d traversals of the ladder: modes slower than the windows (a replica's journey through the ladder among them) are not in these scores; a longer burn-in gives longer windows", MinTraversals)
 	}
 	per := c.perRung()
 	nc := min(len(t.cfg.Candidates), len(s.RungScore))

@@ -25,6 +25,7 @@ type CyclesChoice struct {
 	Cycles     string   `json:"cycles"` // per rung, hottest first: "1:0 1:0 0:67"
 	Chosen     string   `json:"chosen"` // the assignment's label
 	DecidedBy  string   `json:"decided_by"`
+	Note       string   `json:"note,omitempty"` // replica.Tuning.Note
 	CPUSeconds float64  `json:"cpu_seconds"`
 	CPUShare   float64  `json:"cpu_share"`
 	Scores     []string `json:"assignments"` // each assignment's scores, in words
@@ -42,7 +43,7 @@ func summarizeCycles(recs []*TrialRecord) *CyclesSummary {
 			continue
 		}
 		tn := r.Replica.Cycles
-		c := CyclesChoice{Trial: r.Trial, DecidedBy: tn.DecidedBy, CPUSeconds: tn.CPUSeconds, CPUShare: tn.CPUShare, Chosen: "none"}
+		c := CyclesChoice{Trial: r.Trial, DecidedBy: tn.DecidedBy, Note: tn.Note, CPUSeconds: tn.CPUSeconds, CPUShare: tn.CPUShare, Chosen: "none"}
 		if tn.Chosen >= 0 && tn.Chosen < len(tn.Assignments) {
 			c.Chosen = tn.Assignments[tn.Chosen].Label
 		}
