@@ -31,7 +31,7 @@ func (f *replicaFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.betaMin, "beta-min", 0, "the hottest replica's inverse temperature (default: beta / 10)")
 	fs.IntVar(&f.swapEvery, "swap-every", 0, "steps between swap rounds of replica exchange (0: every step for gibbs, metropolis and blockgibbs, every 10 for sardonics)")
 	fs.Float64Var(&f.swapWork, "swap-work", 0, "swap on the work clock: a round is `W` sweep-equivalents of proposed flips per replica, whatever a step costs (0: --swap-every's step clock; hybrid's default is 1)")
-	fs.Float64Var(&f.tuneSeconds, "tune-cycles", 1, "hybrid without --mix: modelled CPU `SECONDS` per candidate cycle when the burn-in chooses each rung's cycle (or, without --replicas, the chain's, at half the burn-in); candidates clearly worse after a quarter of it are dropped")
+	fs.Float64Var(&f.tuneSeconds, "tune-cycles", 1, "hybrid without --mix and without --replicas: modelled CPU `SECONDS` per candidate cycle when the chain's cycle is chosen at half the burn-in; candidates clearly worse after a quarter of it are dropped. (With --replicas every rung runs 1:0 for the first half of the burn-in, and the second half, at most the cheap cycle's CPU over it, chooses the cycles by the target's q^2 (--overlap) or |m| and by round trips, per CPU-second; this value is unused)")
 	fs.StringVar(&f.ladder, "ladder", "geometric", "replica temperatures: geometric; adaptive (moved during the first half of the burn-in to even out swap acceptance, then fixed); or variance (moved during the first half of the burn-in so that delta-beta times the energy's standard deviation is the same between neighbours, then fixed; stats.json says how many replicas the range needs)")
 	fs.BoolVar(&f.overlap, "overlap", false, "replica exchange with two independent sets of replicas: write the spin overlap q of their target replicas per step (overlap.csv, overlap.png, Binder ratio)")
 	fs.StringVar(&f.cluster, "cluster", "", "`MOVE` between the two sets of replicas (--overlap) after every swap round: icm, Houdayer's cluster move (the connected cluster of sites where the two replicas at a rung differ, around a random one of them, flipped in both; always accepted); run at the rungs where the burn-in measures that its clusters do not cover most of those sites, or --cluster-beta-min's; sparse models only")
@@ -241,7 +241,7 @@ func (f *replicaFlags) describe(cfg *runner.Config) string {
 		s += fmt.Sprintf(", the cluster move %s between them at the replicas the burn-in chooses", rc.Cluster)
 	}
 	if rc.TuneCycles {
-		s += fmt.Sprintf(", each rung's hybrid cycle chosen during the burn-in (%g s per candidate)", rc.TuneSeconds)
+		s += ", each rung's hybrid cycle chosen over the second half of the burn-in by the target's slow observable and round trips (1:0 before)"
 	}
 	if rc.Workers > 1 {
 		s += fmt.Sprintf(", %d threads per trial", rc.Workers)

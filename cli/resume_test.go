@@ -46,6 +46,13 @@ func stripTimings(t *testing.T, dir string) []byte {
 			a := *r.Replica.Auto
 			a.PilotCPUSeconds, r.Replica.Auto = 0, &a
 		}
+		if r.Replica != nil && r.Replica.Cycles != nil {
+			c := r.Replica.Cycles
+			c.MeanCPUSeconds, c.MeanCPUShare, c.MaxCPUShare = 0, 0, 0
+			for i := range c.Trials {
+				c.Trials[i].CPUSeconds, c.Trials[i].CPUShare = 0, 0
+			}
+		}
 	}
 	b, _ := json.Marshal(s)
 	return b

@@ -382,7 +382,7 @@ included; it reads that clock about every millisecond of CPU and stops at
 the first reading past its share. Its burn-in is the steps it made in the
 first --burn-fraction F of its CPU (default 0.2, as --burn's steps/5;
 --burn is refused); where half the burn-in matters (an adaptive ladder
-moves until then, a single hybrid chain chooses its cycle then), half is
+moves until then, hybrid's cycle tuning starts then), half is
 the steps of the first F/2 and the burn-in twice those. Trials so make
 different numbers of steps: the means pool every kept draw of every trial,
 the ESS and R-hat (and so the errors) the last n kept draws of each, n the

@@ -39,15 +39,19 @@
 // (issue 24, item 3).
 //
 // The rule in sample: --mix A:M fixes the cycle; without --mix the cycle
-// is chosen during the burn-in by the tuner of package replica, from
-// replica.CandidateCycles(M0) with M0 the default cycle's M (1:0, 0:M0,
-// 1:M0/4 and 1:M0), scored by the energy's effective samples per modelled
-// CPU-second with successive halving (replica.TuneCycles): inside replica
-// exchange per rung, once the ladder is fixed (replica.Chain.TuneCycles),
-// and for a single chain once half the burn-in has run
-// (replica.TuneChain), so that it has relaxed from its starting state.
+// is chosen during the burn-in from replica.CandidateCycles(M0) with M0
+// the default cycle's M (1:0, 0:M0, 1:M0/4 and 1:M0). Inside replica
+// exchange (replica.CycleTuner, issue 35 item 6) every rung runs 1:0 for
+// the first half of the burn-in, while an adaptive ladder moves, and the
+// second half, at most the CPU 1:0 would spend on it, compares whole
+// assignments of cycles to rungs by the target's slow observable (q^2
+// with two sets, else |m|) and round trips per modelled CPU-second,
+// keeping 1:0 wherever no other is shown to pay. A single chain's cycle is
+// chosen once half the burn-in has run (replica.TuneChain, so that it has
+// relaxed from its starting state), by the energy's effective samples per
+// modelled CPU-second with successive halving.
 // The untuned default, what --mix 1:M0 runs (1:328 on frustrated2d:L=60,
-// 1:67 on spinglass3d:L=9), is the cycle above; the tuner's candidates
+// 1:67 on spinglass3d:L=9), is the cycle above; the tuners' candidates
 // include it.
 //
 // A chain can hold a cycle per inverse temperature (SetCycles, issue 24,

@@ -23,7 +23,8 @@ type Cycler interface {
 	Parts() (metropolis, sardonics sampler.Stats)
 }
 
-// CycleCosts are the constants of TuneCycles's cost model, in nanoseconds
+// CycleCosts are the constants of the cycle tuners' cost model
+// (CycleTuner, TuneChain), in nanoseconds
 // of CPU: a stretch of a hybrid chain that proposed s Metropolis flips (N
 // per sweep), flipped f bits in SARDONICS walks and ran w steps of a cycle
 // with both components costs
@@ -80,15 +81,16 @@ func CandidateCycles(k int) [][2]int {
 	return out
 }
 
-// TuneConfig is what TuneCycles tries and for how long.
+// TuneConfig is what TuneChain, a single hybrid chain's tuner, tries and
+// for how long (replica exchange's is CycleTuner).
 type TuneConfig struct {
 	Candidates [][2]int // cycles {A, M} to compare (A, M >= 0, not both 0)
-	// Seconds is each candidate's budget: it runs swap rounds until the
-	// members' modelled CPU reaches Seconds (and at least MinRounds
-	// rounds); the rounds that spend its first quarter are not measured.
+	// Seconds is each candidate's budget: it runs steps until the chain's
+	// modelled CPU reaches Seconds (and at least MinRounds steps); the
+	// steps that spend its first quarter are not measured.
 	Seconds float64
 	Costs   CycleCosts // the cost model (DefaultCycleCosts, or MeasureCycleCosts's)
-	// Drop > 1 makes the search a successive halving (see TuneCycles):
+	// Drop > 1 makes the search a successive halving (see TuneChain):
 	// every candidate first gets a quarter of Seconds, a candidate whose
 	// ESS per CPU-second at a rung is below the best's / Drop there is
 	// dropped at that rung, and only the survivors get the rest. 0: every
@@ -105,23 +107,23 @@ var brokenDrop = false
 // rung after the first quarter of its budget to be dropped there.
 const DefaultDrop = 2
 
-// MinRounds is the fewest swap rounds a candidate runs, whatever its
-// budget.
+// MinRounds is the fewest steps a candidate runs in TuneChain, whatever
+// its budget.
 const MinRounds = 16
 
 // maxRounds stops a candidate whose rounds cost next to nothing (a budget
 // far too large for the model).
 const maxRounds = 1 << 22
 
-// CycleTuning is what TuneCycles measured and chose, for stats.json.
+// CycleTuning is what TuneChain measured and chose, for stats.json.
 type CycleTuning struct {
 	Candidates [][2]int    `json:"candidates"`
 	Seconds    float64     `json:"seconds_per_candidate"` // modelled CPU budget
 	Costs      CycleCosts  `json:"costs"`
 	Rungs      []RungCycle `json:"rungs"` // hottest first
-	// CPUSeconds is all TuneCycles spent: the candidates' rounds on every
-	// thread (the caller's, the pool's, the members' own) and the
-	// analysis. The runner's trial CPU includes it already.
+	// CPUSeconds is all TuneChain spent: the candidates' steps on every
+	// thread (the caller's, the chain's own) and the analysis. The
+	// runner's trial CPU includes it already.
 	CPUSeconds float64 `json:"cpu_seconds"`
 	// TunerCPUSeconds is the analysis alone (autocorrelation times and
 	// the choice), on the calling thread, as tune.tuner_cpu_seconds.
@@ -169,16 +171,6 @@ type CycleTrial struct {
 // candidate's mean energy Biased.
 const BiasZ = 4
 
-// tuneRun is TuneCycles's record of one run of candidates.
-type tuneRun struct {
-	rounds int      // rounds of this run before the current one
-	keep   bool     // the current round is measured
-	table  [][2]int // each rung's candidate in this run
-	costs  CycleCosts
-	n      int
-	rec    [][]rungRec
-}
-
 // tuneAcc is one candidate at one rung over all the runs that gave it the
 // rung: what trialOf needs.
 type tuneAcc struct {
@@ -186,14 +178,6 @@ type tuneAcc struct {
 	steps            int64
 	ess, sum, sq, ns float64
 	unreliable       bool
-}
-
-// rungRec is one rung of one set over a candidate's measured rounds.
-type rungRec struct {
-	e                   []float64 // energy after each step at the rung
-	sweepBits, sawFlips int64     // the components' Flips (measured rounds)
-	switchSteps         int64     // steps of a cycle with both components (measured rounds)
-	ns                  float64   // modelled cost of the current round
 }
 
 // check says what is wrong with tc, if anything.
@@ -215,172 +199,8 @@ func (tc TuneConfig) check() error {
 	return nil
 }
 
-// TuneReady reports whether TuneCycles may run now: at the end of a round
-// (the chain has returned every step it buffered, so that tuning rounds
-// come between two of its rounds) and after the ladder's adaptation (no
-// rung moves afterwards, so a cycle table keyed by the rungs' betas stays
-// right). A runner calls it after each burn-in step until it holds.
-func (c *Chain) TuneReady() bool {
-	return c.idx == len(c.sets[0].tgtE) && (c.cfg.Adapt == 0 || c.done > int64(c.cfg.Adapt))
-}
-
-// TuneCycles chooses each rung's hybrid cycle (issue 24, item 3) and
-// freezes it: every member must be a Cycler. Each candidate in turn is
-// given to every rung (SetCycles), and the chain runs swap rounds on its
-// own clock, swaps included, until the members' modelled CPU reaches
-// tc.Seconds: every candidate gets the same CPU, so that a cheap kernel
-// runs long enough for a slow decorrelation to be measured. Over the
-// rounds after the first quarter of that budget, each rung's energy trace
-// (whichever member holds the rung) gives its integrated autocorrelation
-// time tau (package diag, Sokal's window), its mean and standard error,
-// and the components' counters give its modelled CPU (CycleCosts). A
-// candidate whose mean lies more than BiasZ standard errors from the
-// median candidate's is Biased, its ESS cut to variance / bias^2. Each
-// rung then gets the candidate with the most effective samples per
-// CPU-second (ties: the earlier candidate) as a cycle table on every
-// member, so that each rung's kernel is one fixed exact cycle whichever
-// member holds it. The tuning rounds are burn-in: they are not steps of
-// the chain, swaps or round trips are not counted, and the ladder does
-// not move. Call it once TuneReady holds; it returns what it measured
-// (also in Report().Cycles and in the saved state).
-//
-// With tc.Drop > 1 the search is a successive halving (Jamieson &
-// Talwalkar 2016, AISTATS; Li et al. 2018, JMLR 18(185), Hyperband): each
-// candidate first runs a quarter of tc.Seconds on every rung; at each rung
-// a candidate whose ESS per CPU-second is below the best's / Drop is
-// dropped there (unless the best's own estimate is Unreliable or Biased,
-// when nothing is dropped), and the survivors then run on, in runs where
-// rung k holds its j-th survivor (its best where it has fewer). The
-// rounds are shared by all rungs, so a run costs what all of them
-// spend; each run gets the remaining three quarters of Seconds times the
-// fraction of rungs that still compare (at least a quarter of it): where
-// every rung compares, the finalists are measured over the same budget
-// as without dropping; where one rung of 16 compares two candidates, its
-// refinement costs 1/4 of what a full run would. Where one candidate
-// survives on every rung (pure Metropolis on every rung of the 3D glass)
-// the search ends after the first quarter: it costs Seconds in all
-// instead of Seconds per candidate. A rung's
-// choice is its best survivor, scored over all the runs that gave it the
-// rung; a rung's trace
-// depends on its neighbours' kernels only through the swaps (see below),
-// so mixing candidates across rungs in one run leaves each rung's score
-// its own kernel's.
-//
-// Why this search: the candidates are few (CandidateCycles: 4) and each
-// rung's objective is measured directly, so an exhaustive search costs 4
-// runs, all rungs at once, and is exact over the candidates; package bo's
-// GP with expected improvement would spend a dozen or more evaluations
-// per rung learning a surface of 4 points, and its noise model would
-// have to absorb tau's estimation error, which is what decides here. The
-// rungs share each run: rung k's trace depends on its neighbours' kernels
-// only through the swaps, which come on the same clock for every
-// candidate, so its score is mostly its own kernel's.
-//
-// Why modelled cost: measured CPU differs from run to run, and so would a
-// choice between two close candidates; the model's counts (flips, steps)
-// are the chain's and its constants the caller's, so the same seed and
-// constants give the same choice, with any Workers. The constants are
-// measured once per machine and model (MeasureCycleCosts) and then kept,
-// or fixed (DefaultCycleCosts).
-//
-// Why tau and the bias check: the energy's ESS is what the runner
-// reports, but a kernel stuck in one basin looks fast by its tau alone
-// (its energy flickers quickly around the basin's; Metropolis on a cold
-// frustrated lattice does this), and a frozen trace has no
-// autocorrelation at all (tauOf counts it as one sample). Its mean,
-// though, is not the other candidates': the median of the candidates'
-// means is a reference that one stuck candidate does not move. When every
-// candidate is stuck, the check cannot tell, and the swaps are what moves
-// the rung; the rounds keep them for that reason.
-func (c *Chain) TuneCycles(tc TuneConfig) (*CycleTuning, error) {
-	if err := tc.check(); err != nil {
-		return nil, err
-	}
-	if !c.TuneReady() {
-		return nil, errors.New("replica: TuneCycles called inside a round or while the ladder still adapts (see TuneReady)")
-	}
-	var cys []Cycler
-	for _, s := range c.sets {
-		for _, m := range s.ms {
-			cy, ok := m.ch.(Cycler)
-			if !ok {
-				return nil, errors.New("replica: TuneCycles needs hybrid members (replica.Cycler)")
-			}
-			cys = append(cys, cy)
-		}
-	}
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	tid := topology.ThreadID()
-	cpu0, w0 := topology.ThreadCPU(tid), c.WorkerCPUSeconds()
-	defer func() { c.tune = nil }()
-
-	R := len(c.betas)
-	res := &CycleTuning{Candidates: slices.Clone(tc.Candidates), Seconds: tc.Seconds, Costs: tc.Costs}
-	clock := func() float64 { return topology.ThreadCPU(tid) }
-	// run gives rung k candidate pick[k] on every member and runs swap
-	// rounds until the members' modelled CPU reaches budget ns, adding
-	// each rung's measurements to its candidate's.
-	run := func(pick []int, budget float64, accs [][]tuneAcc) (float64, error) {
-		table := make([][2]int, R)
-		for k, ci := range pick {
-			table[k] = tc.Candidates[ci]
-		}
-		for _, cy := range cys {
-			if err := cy.SetCycles(c.betas, table); err != nil {
-				return 0, err
-			}
-		}
-		t := &tuneRun{table: table, costs: tc.Costs, n: c.n, rec: make([][]rungRec, len(c.sets))}
-		for i := range t.rec {
-			t.rec[i] = make([]rungRec, R)
-		}
-		c.tune = t
-		// The budget is read from the counters after each round, so the
-		// number of rounds is the chain's, not the clock's on the wall.
-		spent := 0.0
-		for t.rounds = 0; t.rounds < maxRounds && (spent < budget || t.rounds < MinRounds); t.rounds++ {
-			t.keep = spent >= budget/4 && t.rounds >= MinRounds/4
-			c.swapRound()
-			c.runRound()
-			for _, rs := range t.rec {
-				for _, rec := range rs {
-					spent += rec.ns
-				}
-			}
-		}
-		c.tune = nil
-		a0 := clock()
-		for k := range R {
-			c.addTrial(t, k, tc.Costs, &accs[k][pick[k]])
-		}
-		return clock() - a0, nil
-	}
-	rungs, analysis, err := search(tc, R, run, clock)
-	if err != nil {
-		return nil, err
-	}
-	res.Rungs = rungs
-	table := make([][2]int, R)
-	for k := range R {
-		res.Rungs[k].Beta = c.betas[k]
-		table[k] = res.Rungs[k].Cycle
-	}
-	a0 := clock()
-	for _, cy := range cys {
-		if err := cy.SetCycles(c.betas, table); err != nil {
-			return nil, err
-		}
-	}
-	analysis += topology.ThreadCPU(tid) - a0
-	res.TunerCPUSeconds = analysis
-	res.CPUSeconds = topology.ThreadCPU(tid) - cpu0 + c.WorkerCPUSeconds() - w0
-	c.tuned = res
-	return res, nil
-}
-
-// search is TuneCycles's search over R rungs (see there), shared with
-// TuneChain: run(pick, budget, accs) runs rung k's candidate pick[k] until
+// search is TuneChain's search (R = 1 there; it was written for R rungs
+// at once): run(pick, budget, accs) runs rung k's candidate pick[k] until
 // the modelled CPU reaches budget ns, adds each rung's measurements to
 // accs[k][pick[k]] and returns the CPU its analysis took; clock is the
 // thread's CPU. It returns each rung's choice and trials (without the
@@ -493,18 +313,28 @@ func search(tc TuneConfig, R int, run func(pick []int, budget float64, accs [][]
 	return rungs, analysis + clock() - a0, nil
 }
 
-// TuneChain is TuneCycles for a single hybrid chain ch of n bits at its
-// inverse temperature beta (issue 24: a chain without replicas chooses
-// its cycle with the same tuner): each candidate in turn runs on ch,
+// TuneChain chooses a single hybrid chain's cycle (issue 24): each
+// candidate in turn runs on ch (n bits, at its inverse temperature beta),
 // steps until ch's modelled CPU reaches the budget (and at least
 // MinRounds steps), and its energy over the steps after the first
-// quarter of the budget is scored as a rung's is (tau, bias against the
-// candidates' median, ESS per modelled CPU-second), with the same
-// successive halving (tc.Drop). ch is left running the chosen cycle, as a
-// cycle table of one entry at beta (which its state saves). The steps are
-// burn-in, not the chain's: the caller records none of them. The
-// result's one rung holds the choice and the trials; its CPU times are
-// the calling thread's and ch's workers'.
+// quarter of the budget gives its integrated autocorrelation time (Sokal's
+// window), mean and standard error; a candidate whose mean lies more than
+// BiasZ standard errors from the median candidate's is Biased (a kernel
+// stuck in one basin flickers quickly around the basin's energy, and its
+// tau alone looks good), its ESS cut to variance / bias^2; the candidate
+// with the most effective samples per modelled CPU-second is chosen.
+// Modelled costs (CycleCosts) make the choice the same for the same seed
+// on any machine. With tc.Drop > 1 the search is a successive halving
+// (Jamieson & Talwalkar 2016, AISTATS; Li et al. 2018, JMLR 18(185)):
+// every candidate first runs a quarter of tc.Seconds, one whose ESS per
+// CPU-second is below the best's / Drop is dropped (unless the best's own
+// estimate is Unreliable or Biased), and the survivors run the rest. ch is
+// left running the chosen cycle, as a cycle table of one entry at beta
+// (which its state saves). The steps are burn-in, not the chain's: the
+// caller records none of them. The result's one rung holds the choice and
+// the trials; its CPU times are the calling thread's and ch's workers'.
+// (Replica exchange chooses its rungs' cycles by slow observables over a
+// long window instead: CycleTuner.)
 func TuneChain(ch Cycler, beta float64, n int, tc TuneConfig) (*CycleTuning, error) {
 	if err := tc.check(); err != nil {
 		return nil, err
@@ -557,57 +387,6 @@ func TuneChain(ch Cycler, beta float64, n int, tc TuneConfig) (*CycleTuning, err
 	}
 	return &CycleTuning{Candidates: slices.Clone(tc.Candidates), Seconds: tc.Seconds, Costs: tc.Costs, Rungs: rungs,
 		TunerCPUSeconds: analysis, CPUSeconds: clock() - cpu0 + workers() - w0}, nil
-}
-
-// Tuning is what TuneCycles chose (nil before it ran).
-func (c *Chain) Tuning() *CycleTuning { return c.tuned }
-
-// tuneMember runs member m of set si for one of TuneCycles's rounds on the
-// chain's clock, recording its rung's energies and counters when the round
-// is measured. Each rung of each set is one job's, so no two jobs write
-// the same record.
-func (c *Chain) tuneMember(si int, m *member) {
-	t := c.tune
-	rec := &t.rec[si][m.pos]
-	var e *[]float64
-	if t.keep {
-		e = &rec.e
-	}
-	cy := m.ch.(Cycler)
-	pm, ps := cy.Parts()
-	if c.cfg.Work > 0 {
-		c.runWork(nil, m, false, e)
-	} else {
-		for range c.cfg.SwapEvery {
-			m.ch.Step()
-			if e != nil {
-				*e = append(*e, m.ch.Energy())
-			}
-		}
-	}
-	qm, qs := cy.Parts()
-	bits, flips, sw := qm.Flips-pm.Flips, qs.Flips-ps.Flips, int64(0)
-	if cyc := t.table[m.pos]; cyc[0] > 0 && cyc[1] > 0 {
-		sw = bits / (int64(cyc[0]) * int64(t.n)) // steps: each sweeps A times
-	}
-	rec.ns = t.costs.ns(bits, flips, sw, t.n)
-	if t.keep {
-		rec.sweepBits += bits
-		rec.sawFlips += flips
-		rec.switchSteps += sw
-	}
-}
-
-// addTrial adds rung k's measurements over the measured rounds of t to
-// its candidate's: rounds, steps, the sets' summed ESS (each set's
-// steps / its tau), the sums of the energy and its square, the modelled
-// cost and whether some tau was a floor.
-func (c *Chain) addTrial(t *tuneRun, k int, costs CycleCosts, a *tuneAcc) {
-	a.rounds += t.rounds
-	for si := range t.rec {
-		rec := &t.rec[si][k]
-		a.add(rec.e, costs.ns(rec.sweepBits, rec.sawFlips, rec.switchSteps, c.n), 0)
-	}
 }
 
 // add adds one trace e of a candidate at a rung, its modelled cost ns and

@@ -165,11 +165,24 @@
 // calls, then also sets the member's cycle, so that the kernel belongs to
 // the rung, not to the member: whichever member holds rung k runs rung k's
 // fixed exact cycle, and the product of the rungs' distributions stays
-// invariant exactly as with one kernel. TuneCycles chooses the cycles
-// during burn-in, after the ladder stops moving: it gives every rung each
-// candidate in turn for the same modelled CPU, measures each rung's
-// energy autocorrelation time and cost, and keeps per rung the candidate
-// with the most effective samples per CPU-second; from then on the cycles
-// are frozen, so the sampling phase is a fixed exact kernel (see
-// TuneCycles for the search, the cost model and why).
+// invariant exactly as with one kernel. Config.Tune (CycleTuner, issue 35
+// item 6) chooses the cycles during the burn-in: every rung runs the cheap
+// cycle (1:0) until CycleTuner.From, while an adaptive ladder moves (swap
+// acceptance and energy spread belong to the rungs' distributions, not to
+// the kernel, so the cheapest exact kernel places the rungs as well as
+// any); on the fixed ladder, each candidate then runs at every rung, and
+// after them the assignment that gives each rung the candidate its own
+// slow observable preferred, each for the modelled CPU the cheap cycle
+// spends on a share of CycleTuner.Window steps. They are scored by what
+// the run reports: the target rung's slow observable, q^2 of the two
+// sets' target replicas (or |m| with one set), its effective samples per
+// modelled CPU-second over all but the first quarter of the assignment's
+// rounds, then round trips per CPU-second where that cannot tell; an
+// assignment replaces the cheap cycle only where it is better beyond its
+// measurement's error, and an unresolved score (a tau the window cannot
+// see the end of) is an upper bound, never a value. From then on the
+// cycles are frozen, so the sampling phase is a fixed exact kernel; the
+// tuning's phase and measurements are in the chain's state, so a chain
+// restored mid-tuning continues bit for bit (see tuneControl for the
+// schedule, the scores and why). Report.Cycles says what it measured.
 package replica

@@ -30,6 +30,37 @@ func SetBrokenBarrier(on bool) func() {
 	return func() { brokenBarrier = old }
 }
 
+// TuneSegment is the index of the assignment the cycle tuner runs (-1
+// when it is not running).
+func (c *Chain) TuneSegment() int {
+	if c.tn == nil || c.tn.st.Phase != tuneRun {
+		return -1
+	}
+	return c.tn.st.Seg
+}
+
+// SetBrokenScore makes the cycle tuner compare whole assignments by the
+// target's energy (1) or prefer the lower slow-observable score (2); it
+// returns the function that undoes it.
+func SetBrokenScore(kind int) func() {
+	old := brokenScore
+	brokenScore = kind
+	return func() { brokenScore = old }
+}
+
+// ScoreTrace is the tuner's score of the trace x (one value per round)
+// measured over ns modelled nanoseconds.
+func ScoreTrace(x []float64, ns float64) Score {
+	var a batchAcc
+	for _, v := range x {
+		a.add(v)
+	}
+	return a.score(ns)
+}
+
+// Better is the tuner's comparison of two assignments.
+var Better = better
+
 // SetBrokenDrop makes TuneCycles's halving keep only the worst candidate
 // at each rung; it returns the function that undoes it.
 func SetBrokenDrop() func() {

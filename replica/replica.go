@@ -52,6 +52,9 @@ type Config struct {
 	// its clusters covered on average at most MaxClusterShare of the
 	// q = -1 sites.
 	ClusterBetaMin float64
+	// Tune, when not nil, chooses each rung's hybrid cycle during the
+	// burn-in (see CycleTuner; every member must be a Cycler).
+	Tune *CycleTuner
 }
 
 // Geometric is the ladder of r inverse temperatures from lo to hi with
@@ -148,9 +151,8 @@ type Chain struct {
 	vMean, vM2  []float64
 	vBetas, vSD []float64 // the rungs of the last move and their energy spreads
 	pool        *pool
-	tune        *tuneRun     // set while TuneCycles runs its rounds
-	tuned       *CycleTuning // what TuneCycles chose
-	icm         *icmState    // the cluster move (Config.Cluster), or nil
+	tn          *tuner    // the cycle tuner (Config.Tune), or nil
+	icm         *icmState // the cluster move (Config.Cluster), or nil
 }
 
 var (
@@ -238,6 +240,12 @@ func New(cfg Config, build Builder, r *rand.PCG, init []int8) (*Chain, error) {
 	if cfg.Sets == 2 {
 		c.q = make([]float64, every)
 	}
+	if cfg.Tune != nil {
+		if err := c.newTuner(cfg.Tune); err != nil {
+			c.Close()
+			return nil, err
+		}
+	}
 	if cfg.Workers > 1 {
 		c.pool = newPool(cfg.Workers, cfg.CPUs)
 	}
@@ -274,6 +282,9 @@ func (c *Chain) Step() {
 	if c.idx == 0 || c.idx == len(c.sets[0].tgtE) {
 		if c.rounds > 0 {
 			c.swapRound()
+		}
+		if c.tn != nil {
+			c.tuneControl()
 		}
 		c.runRound()
 		c.idx = 0
@@ -313,7 +324,7 @@ func (c *Chain) Overlap() float64 {
 // RoundEnd reports whether the step Step just returned is the last of its
 // round: the next Step proposes the swaps and runs the next round.
 func (c *Chain) RoundEnd() bool {
-	return c.rounds > 0 && c.tune == nil && c.idx == len(c.sets[0].tgtE)
+	return c.rounds > 0 && c.idx == len(c.sets[0].tgtE)
 }
 
 // RungEnergies appends to dst the energy at every rung, hottest first (set
@@ -396,30 +407,31 @@ func (c *Chain) Stats() sampler.Stats {
 }
 
 // runRound steps every member SwapEvery times (on the work clock: until
-// each has done the round's work), recording each set's target. While
-// TuneCycles runs (c.tune), rounds record every rung instead and leave the
-// chain's own round, counters and buffers alone.
+// each has done the round's work), recording each set's target (and,
+// while the cycle tuner runs, what it measures).
 func (c *Chain) runRound() {
 	var jobs int
 	for _, s := range c.sets {
-		if c.tune == nil {
-			if c.cfg.Work > 0 {
-				s.tgtE = s.tgtE[:0]
-			} else {
-				s.tgtE = s.tgtE[:c.cfg.SwapEvery]
-			}
+		if c.cfg.Work > 0 {
+			s.tgtE = s.tgtE[:0]
+		} else {
+			s.tgtE = s.tgtE[:c.cfg.SwapEvery]
 		}
 		jobs += len(s.ms)
 	}
+	run := c.runMember
+	if c.tn != nil && c.tn.st.Phase == tuneRun {
+		run = c.tuneMember
+	}
 	if c.pool != nil {
-		c.pool.run(jobs, func(j int) { c.runMember(j) })
+		c.pool.run(jobs, run)
 	} else {
 		for j := range jobs {
-			c.runMember(j)
+			run(j)
 		}
 	}
-	if c.tune != nil {
-		return
+	if c.tn != nil && c.tn.st.Phase == tuneRun {
+		c.tuneRecord()
 	}
 	if c.q != nil {
 		a, b := c.sets[0].tgtS, c.sets[1].tgtS
@@ -448,10 +460,6 @@ func (c *Chain) runMember(j int) {
 	R := len(c.betas)
 	s := c.sets[j/R]
 	m := s.ms[j%R]
-	if c.tune != nil {
-		c.tuneMember(j/R, m)
-		return
-	}
 	if c.cfg.Work > 0 {
 		c.runWork(s, m, m.pos == R-1, nil)
 		return
@@ -520,11 +528,6 @@ func (c *Chain) swapRound() {
 	count := end > int64(c.cfg.CountFrom)
 	adapt := end <= int64(c.cfg.Adapt)
 	parity := int((c.rounds - 1) & 1)
-	if c.tune != nil {
-		// TuneCycles's rounds: no counting, no adaptation, no walk; the
-		// pairs alternate by its own round count.
-		count, adapt, parity = false, false, c.tune.rounds&1
-	}
 	if adapt && c.vN != nil && 8*c.rounds > 5*c.nextAdapt {
 		c.recordSpread()
 	}
@@ -568,8 +571,8 @@ func (c *Chain) swapRound() {
 			}
 		}
 	}
-	if c.tune != nil {
-		return
+	if c.tn != nil && c.tn.st.Phase == tuneRun && c.tn.st.Measuring {
+		c.tuneTraverse()
 	}
 	if c.icm != nil {
 		c.clusterRound(count, !adapt)
@@ -682,9 +685,9 @@ type Report struct {
 	RoundTrips     int64      `json:"round_trips"`                // hottest -> target -> hottest after burn-in, all members
 	Sets           int        `json:"sets"`
 	Walk           []int16    `json:"-"` // the rung of set 0's member 0 after each round
-	// Cycles is what TuneCycles chose per rung, with what it measured
-	// (null: it did not run).
-	Cycles *CycleTuning `json:"cycles,omitempty"`
+	// Cycles is what the cycle tuner (Config.Tune) measured and chose
+	// (null: it did not run or has not finished).
+	Cycles *Tuning `json:"cycles,omitempty"`
 	// Spacing is "variance" for the variance ladder (empty otherwise).
 	Spacing string `json:"spacing,omitempty"`
 	// EnergySD is the variance ladder's last measurement of each rung's
@@ -717,7 +720,7 @@ type Report struct {
 func (c *Chain) Report() *Report {
 	R := len(c.betas)
 	rep := &Report{Ladder: append([]float64(nil), c.betas...), SwapEvery: c.cfg.SwapEvery, Sets: c.cfg.Sets,
-		SwapAcceptance: make([]*float64, R-1), Walk: append([]int16(nil), c.sets[0].walk...), Cycles: c.tuned,
+		SwapAcceptance: make([]*float64, R-1), Walk: append([]int16(nil), c.sets[0].walk...), Cycles: c.Tuning(),
 		Cluster: c.clusterReport()}
 	if c.cfg.Work > 0 {
 		rep.SwapEvery, rep.SwapWork = 0, c.cfg.Work

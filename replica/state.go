@@ -65,8 +65,8 @@ func (c *Chain) WaitCPUSeconds() float64 {
 	return t
 }
 
-// tagTuned marks the trailer that holds TuneCycles's result.
-const tagTuned = 0x64656e7574 // "tuned"
+// tagTuner marks the trailer that holds the cycle tuner's state.
+const tagTuner = 0x72656e7574776f6c // "lowtuner"
 
 // tagSpread marks the trailer that holds the variance ladder's records.
 const tagSpread = 0x646165727073 // "spread"
@@ -78,10 +78,12 @@ const tagSpread = 0x646165727073 // "spread"
 // the round buffers carry their lengths; a variance ladder's records
 // follow in a trailer, then, with the cluster move, its rungs and counters
 // (a trailer that starts with its own layout version, clusterVersion), and
-// after TuneCycles a trailer holds its result,
-// CPU times left out. A chain on the step clock that was not tuned saves what it
-// saved before either existed, byte for byte. It panics if a member cannot
-// save its state (check Stateful).
+// with the cycle tuner (Config.Tune) a trailer holds its state: its phase
+// and running assignment (they depend on modelled costs, not on the step
+// count alone), its measurements so far and, once done, its choice, CPU
+// times left out. A chain on the step clock without them saves what it
+// saved before either existed, byte for byte. It panics if a member
+// cannot save its state (check Stateful).
 func (c *Chain) AppendState(b []byte) []byte {
 	w := state.Writer{B: b}
 	R := len(c.betas)
@@ -144,16 +146,14 @@ func (c *Chain) AppendState(b []byte) []byte {
 	if c.icm != nil {
 		c.icm.append(&w)
 	}
-	if c.tuned != nil {
-		// Without its CPU times, which differ from run to run while the
-		// state must not: a runner keeps them in its own checkpoint.
-		x := *c.tuned
-		x.CPUSeconds, x.TunerCPUSeconds = 0, 0
-		j, err := json.Marshal(&x)
+	if c.tn != nil {
+		// The choice without its CPU times, which differ from run to run
+		// while the state must not (a runner keeps them itself).
+		j, err := json.Marshal(&c.tn.st)
 		if err != nil {
 			panic(err)
 		}
-		w.Uint64(tagTuned)
+		w.Uint64(tagTuner)
 		w.Bytes(j)
 	}
 	return w.B
@@ -272,7 +272,7 @@ func (c *Chain) RestoreState(b []byte) error {
 			s.at[pos] = k
 		}
 	}
-	var tuned *CycleTuning
+	var tuned *tunerState
 	var vN []int64
 	var vMean, vM2, vBetas, vSD []float64
 	if c.vN != nil {
@@ -301,16 +301,22 @@ func (c *Chain) RestoreState(b []byte) error {
 		}
 		icm = &x
 	}
-	if len(r.B) > 0 && r.Bad() == nil {
-		if r.Uint64() != tagTuned {
-			return errors.New("replica: corrupt state (trailer)")
+	if c.tn != nil && r.Bad() == nil {
+		if r.Uint64() != tagTuner && r.Bad() == nil {
+			return errors.New("replica: corrupt state (no cycle tuner's state for a chain that tunes its cycles)")
 		}
 		if j := r.Bytes(); r.Bad() == nil {
-			tuned = new(CycleTuning)
+			tuned = new(tunerState)
 			if err := json.Unmarshal(j, tuned); err != nil {
-				return fmt.Errorf("replica: corrupt state (tuning): %w", err)
+				return fmt.Errorf("replica: corrupt state (cycle tuner): %w", err)
+			}
+			if err := tuned.check(&c.tn.cfg, R, len(c.sets)); err != nil {
+				return err
 			}
 		}
+	}
+	if len(r.B) > 0 && r.Bad() == nil {
+		return errors.New("replica: corrupt state (trailer)")
 	}
 	if err := r.Err(); err != nil {
 		return err
@@ -325,7 +331,10 @@ func (c *Chain) RestoreState(b []byte) error {
 		c.icm = icm
 	}
 	copy(c.betas, betas)
-	c.rounds, c.done, c.idx, c.nextAdapt, c.tuned = rounds, done, int(idx), next, tuned
+	c.rounds, c.done, c.idx, c.nextAdapt = rounds, done, int(idx), next
+	if tuned != nil {
+		c.tn.st = *tuned
+	}
 	for _, s := range c.sets {
 		for _, m := range s.ms {
 			m.ch.SetBeta(c.betas[m.pos])

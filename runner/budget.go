@@ -19,8 +19,9 @@ import (
 // earlier CPU included, reaches TrialBudget seconds. Its burn-in is the
 // steps it made in the first BurnFraction of that CPU. With an adaptive
 // ladder (--ladder adaptive or variance) the ladder moves during the steps
-// of the first BurnFraction/2 of the CPU, and a single hybrid chain
-// chooses its cycle after them; the burn-in is then twice those steps:
+// of the first BurnFraction/2 of the CPU, and hybrid's cycle tuning (a
+// replica-exchange chain's, a single chain's) starts after them; the
+// burn-in is then twice those steps:
 // the relation a run of --burn B keeps (both act at step B/2), so that
 // --steps and --burn repeat such a trial too.
 //
@@ -44,12 +45,13 @@ const checkEvery = 1e-3
 const unknownSteps = math.MaxInt
 
 // halfBurn reports whether the run acts at half its burn-in: an adaptive
-// ladder (Adaptive, the variance ladder too) moves until then, and a
-// single hybrid chain chooses its cycle then (TuneCycles without
-// replicas). A budget trial of such a run fixes its burn-in at twice the
-// steps of the first half of its share (see clock).
+// ladder (Adaptive, the variance ladder too) moves until then, a
+// replica-exchange chain's cycle tuner starts then and a single hybrid
+// chain chooses its cycle then (TuneCycles). A budget trial of such a run
+// fixes its burn-in at twice the steps of the first half of its share
+// (see clock).
 func (rc ReplicaConfig) halfBurn() bool {
-	return rc.On() && rc.Adaptive || !rc.On() && rc.TuneCycles
+	return rc.On() && rc.Adaptive || rc.TuneCycles
 }
 
 // budget reports whether cfg is a --budget run.

@@ -44,6 +44,7 @@ type checkpoint struct {
 	Tuning        json.RawMessage       `json:"tuning,omitempty"`    // the adaptation in progress
 	TuneRecord    *summary.TuneRecord   `json:"tune_done,omitempty"` // the finished adaptation
 	Cycles        *replica.CycleTuning  `json:"cycles,omitempty"`    // a single hybrid chain's tuned cycle
+	TuneCPU       *[2]float64           `json:"tune_cpu,omitempty"`  // trial.tuneCPU, once the ladder's cycle tuning began
 	CPUSeconds    float64               `json:"cpu_seconds"`
 	WaitCPU       float64               `json:"wait_cpu_seconds"`
 	Wall          float64               `json:"wall_seconds"`
@@ -87,6 +88,10 @@ func (t *trial) checkpoint(cpu, wall float64) error {
 	}
 	if sf, ok := t.stateful(); ok {
 		c.State = sf.AppendState(nil)
+	}
+	if t.tuneCPU[0] >= 0 {
+		x := t.tuneCPU
+		c.TuneCPU = &x
 	}
 	if t.cfg.budget() {
 		if b := t.burn; b != unknownSteps {
@@ -145,6 +150,9 @@ func (t *trial) restore(cpu, wall *float64) (*checkpoint, error) {
 	t.base, t.rec.Energies, t.rec.States, t.rec.StateEnergies, t.rec.Tune = c.Base, c.Energies, c.States, c.StateEnergies, c.TuneRecord
 	t.rec.Steps, t.rec.Trace, t.rec.Moments = c.Steps, c.Trace, c.Moments
 	t.rec.Overlap, t.rec.Magnetization, t.rec.Cycles = c.Overlap, c.Magnetization, c.Cycles
+	if c.TuneCPU != nil {
+		t.tuneCPU = *c.TuneCPU
+	}
 	if err := c.fitsRungs(t.cfg); err != nil {
 		return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: checkpoint does not fit the run: %v", path, err)}
 	}

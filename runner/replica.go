@@ -30,10 +30,13 @@ type ReplicaConfig struct {
 	// of proposed flips per member (replica.Config.Work), fair to kernels
 	// whose steps cost differently; SwapEvery is then unused.
 	Work float64
-	// TuneCycles has replica.Chain.TuneCycles choose every rung's hybrid
-	// cycle during the burn-in, TuneSeconds of modelled CPU per candidate;
-	// without replicas (R <= 1) replica.TuneChain chooses a single hybrid
-	// chain's cycle at half the burn-in.
+	// TuneCycles has the hybrid sampler's replica-exchange chain choose
+	// every rung's cycle during the burn-in (replica.CycleTuner: the
+	// cheap cycle 1:0 during the first half, then the candidates scored by
+	// the target's slow observable and round trips over the second; see
+	// tuneConfig); without replicas (R <= 1)
+	// replica.TuneChain chooses a single hybrid chain's cycle at half the
+	// burn-in, TuneSeconds of modelled CPU per candidate.
 	TuneCycles  bool
 	TuneSeconds float64
 	// Cluster is "icm" for the cluster move between the two sets after
@@ -88,7 +91,7 @@ func (rc ReplicaConfig) String() string {
 		s += fmt.Sprintf(" swap-work=%g", rc.Work)
 	}
 	if rc.TuneCycles {
-		s += fmt.Sprintf(" tune-cycles=%g", rc.TuneSeconds)
+		s += " tune-cycles=slow" // the slow-mode tuner (TuneSeconds is the single chain's)
 	}
 	return s + rc.clusterString()
 }
@@ -199,6 +202,7 @@ func newTrialChain(cfg *Config, name string, r *rand.PCG, spins []int8, burn, ad
 	if rc.Overlap {
 		rcfg.Sets = 2
 	}
+	rcfg.Tune = tuneConfig(cfg, name, burn, adapt)
 	if rc.Cluster == ClusterICM {
 		is := cfg.Model.Sparse()
 		rcfg.Cluster, rcfg.Graph, rcfg.ClusterBetaMin = replica.ICM, replica.Graph{Start: is.Start, Adj: is.Adj, Even: is.NoFields()}, rc.ClusterBetaMin
@@ -264,24 +268,79 @@ func AutoReplicas(cfg *Config, workers int) (*replica.AutoRungs, error) {
 	return a, nil
 }
 
-// tuneCycles, when the run asks for it, chooses the rungs' hybrid cycles
-// (replica.Chain.TuneCycles; a single hybrid chain's: tuneChain) once the
-// chain is ready, during the burn-in:
-// from then on the sampling is a fixed exact kernel. The candidates are
-// pure Metropolis, pure SARDONICS and two mixes around hybrid's default
-// number of moves; the costs are the fixed DefaultCycleCosts, so that the
-// same seed gives the same choice on every machine.
+// tuneConfig is the cycle tuner of trial chain name (nil: none): hybrid in
+// replica exchange without --mix. The rungs run the cheap cycle 1:0 for
+// the first half of the burn-in (adapt steps), while an adaptive ladder
+// moves; the candidates, pure Metropolis, pure SARDONICS and two mixes
+// around hybrid's default number of moves, are then tried on the fixed
+// ladder with the modelled CPU that the cheap cycle spends on the second
+// half of the burn-in (the window: a tenth of the run at the default
+// burn-in, --burn min(20000, steps/5) or --burn-fraction 0.2). The window
+// depends on burn and adapt alone, so that --steps and --burn repeat a
+// --budget trial. The costs are the fixed DefaultCycleCosts, so that the
+// same seed gives the same choice on every machine. A budget trial's
+// adapt and burn are unknownSteps until its CPU fixes them: the tuning
+// cannot start before.
+func tuneConfig(cfg *Config, name string, burn, adapt int) *replica.CycleTuner {
+	rc := cfg.Replicas
+	if !rc.TuneCycles || name != "hybrid" {
+		return nil
+	}
+	_, k := hybrid.DefaultCycle(cfg.Model.Variables(), cfg.SAW.Thetas)
+	tc := &replica.CycleTuner{Candidates: replica.CandidateCycles(k), From: adapt, Costs: replica.DefaultCycleCosts}
+	if burn != unknownSteps && adapt != unknownSteps {
+		tc.Window = max(0, burn-adapt)
+	}
+	return tc
+}
+
+// tuneCycles, when the run asks for it, chooses a single hybrid chain's
+// cycle (tuneChain), or measures the CPU of a replica-exchange chain's
+// cycle tuning (watchTuning). The runner calls it after every step.
 func (t *trial) tuneCycles() error {
 	if h, ok := t.ch.(*hybrid.Chain); ok {
 		return t.tuneChain(h)
 	}
-	c, ok := t.ch.(*replica.Chain)
-	if !ok || !t.cfg.Replicas.TuneCycles || t.rec.Steps >= t.burn || c.Tuning() != nil || !c.TuneReady() {
-		return nil
+	if t.ladder != nil {
+		t.watchTuning()
 	}
-	_, k := hybrid.DefaultCycle(t.cfg.Model.Variables(), t.cfg.SAW.Thetas)
-	_, err := c.TuneCycles(replica.TuneConfig{Candidates: replica.CandidateCycles(k), Seconds: t.cfg.Replicas.TuneSeconds, Costs: replica.DefaultCycleCosts, Drop: replica.DefaultDrop})
-	return err
+	return nil
+}
+
+// watchTuning measures the trial's CPU (every thread, as its budget) from
+// the step that began the ladder's cycle tuning to the one that ended it,
+// to within a swap round (the chain's tuning state changes as a round
+// begins, and a step's CPU is read after it): the chain's modelled costs
+// are deterministic, the CPU is not, so the runner keeps it, in its
+// checkpoint too (tuneCPU).
+func (t *trial) watchTuning() {
+	switch t.ladder.TunePhase() {
+	case replica.TuneRunning:
+		if t.tuneCPU[0] < 0 {
+			t.tuneCPU[0] = t.cpu()
+		}
+	case replica.TuneDone:
+		if t.tuneCPU[1] < 0 {
+			c := t.cpu()
+			if t.tuneCPU[0] < 0 {
+				t.tuneCPU[0] = c
+			}
+			t.tuneCPU[1] = c - t.tuneCPU[0]
+		}
+	}
+}
+
+// recordTuningCPU puts the tuning's CPU and its share of the trial's into
+// the trial's record (stats.json replica.cycles).
+func (t *trial) recordTuningCPU() {
+	r := t.rec.Replica
+	if r == nil || r.Cycles == nil || t.tuneCPU[1] < 0 {
+		return
+	}
+	r.Cycles.CPUSeconds = t.tuneCPU[1]
+	if t.rec.CPUSeconds > 0 {
+		r.Cycles.CPUShare = t.tuneCPU[1] / t.rec.CPUSeconds
+	}
 }
 
 // tuneChain, when the run asks for it, chooses a single hybrid chain's

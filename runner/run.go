@@ -221,8 +221,8 @@ type trial struct {
 	// burn is the steps discarded: cfg.Burn, or in a budget run
 	// unknownSteps until the trial's CPU fixes it (see clock), burnCPU the
 	// CPU at its end (-1 until then); adapt is half the burn-in, during
-	// which an adaptive ladder moves and after which a single hybrid
-	// chain chooses its cycle (unknownSteps likewise).
+	// which an adaptive ladder moves and after which hybrid's cycle
+	// tuning starts (unknownSteps likewise).
 	burn, adapt int
 	burnCPU     float64
 	// The CPU clock (cpu): the thread's at the trial's start, a resumed
@@ -238,6 +238,9 @@ type trial struct {
 	// the last reading being lastCPU after step lastSteps.
 	nextCheck, lastSteps int
 	lastCPU              float64
+	// tuneCPU is the trial's CPU when a replica-exchange chain's cycle
+	// tuning began and what it spent (-1: not yet; see watchTuning).
+	tuneCPU [2]float64
 }
 
 // flushDone reports the pending steps to the run's progress board.
@@ -434,7 +437,8 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 	}
 	start := time.Now()
 	t := &trial{cfg: cfg, name: name, r: StreamFor(cfg.Seed, tn, name),
-		rec: &summary.TrialRecord{Sampler: name, Trial: tn}, burn: cfg.Burn, adapt: cfg.Burn / 2, cpu0: ThreadCPU()}
+		rec: &summary.TrialRecord{Sampler: name, Trial: tn}, burn: cfg.Burn, adapt: cfg.Burn / 2, cpu0: ThreadCPU(),
+		tuneCPU: [2]float64{-1, -1}}
 	switch {
 	case cfg.budget() && cfg.BurnFraction == 0: // nothing to discard, nor to adapt (cli refuses an adaptive ladder)
 		t.burn, t.adapt = 0, 0
@@ -614,6 +618,7 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 	}
 	t.rec.WallSeconds = prevWall + time.Since(start).Seconds()
 	t.rec.CPUSeconds = t.cpu()
+	t.recordTuningCPU()
 	t.rec.WaitCPUSeconds = t.waitCPU()
 	return t.rec, nil
 }

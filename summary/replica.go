@@ -103,6 +103,8 @@ type ReplicaSummary struct {
 	Cluster *ClusterSummary `json:"cluster,omitempty"`
 	// Auto is how --replicas auto chose Rungs (absent when it was given).
 	Auto *replica.AutoRungs `json:"replicas_auto,omitempty"`
+	// Cycles is the hybrid cycle tuner's choices and cost (see cycles.go).
+	Cycles *CyclesSummary `json:"cycles,omitempty"`
 }
 
 // summarizeReplica summarizes the replica records of a sampler's trials
@@ -134,6 +136,7 @@ func summarizeReplica(recs []*TrialRecord, burn int) *ReplicaSummary {
 	}
 	s.RoundTripsPerTrial = trips / float64(len(recs))
 	s.Cluster = summarizeCluster(recs)
+	s.Cycles = summarizeCycles(recs)
 	for _, r := range recs {
 		if r.Replica != nil && r.Replica.RungsNeeded > s.RungsNeeded {
 			s.RungsNeeded, s.RungsNeededFrom = r.Replica.RungsNeeded, "the swap acceptance"
