@@ -13,8 +13,7 @@
 #                --budget 60s (Done when: icm >= 3x plain's q^2 ESS/CPU-s,
 #                >= 1x its energy's, R-hat of both <= 1.01)
 #   glass2d-L64  spinglass2d:L=64,seed=1 at T = 0.2, R64 rungs from beta 0.3
-#                (default 41, what plain RE's warning asked for at L=64; the
-#                issue wants the rungs --replicas auto will choose), --budget
+#                (default auto: --replicas auto's pilot chooses), --budget
 #                240s (Done when: with the move energy R-hat <= 1.01, q^2
 #                R-hat <= 1.05)
 #   glass3d-L8   spinglass3d:L=8,seed=1 at beta 2, 16 rungs from beta 0.4,
@@ -22,7 +21,7 @@
 #                >= 0.8x q^2's, R-hat <= 1.01, mean energies within 4
 #                combined standard errors)
 #   f2d-L60      frustrated2d:L=60,seed=1 at T = 0.4 (random fields), F2D_R
-#                rungs (default 33) from beta 0.4, --budget 120s: measured
+#                rungs (default auto) from beta 0.4, --budget 120s: measured
 #                and reported
 # With HYBRID=1, hybrid (tuned cycles, work clock) with --cluster icm runs
 # beside them on glass2d-L32 and f2d-L60.
@@ -36,8 +35,9 @@
 # R64, F2D_R; HYBRID (default 0); KEEP=1 keeps the per-trial CSV traces.
 # A smoke test:
 #   BUDGET=1s TRIALS=2 CASES=glass3d-L8 scripts/icm-check.sh
-# The full run is 8 x (60 + 240 + 60 + 120) s = about 1 hour of CPU, plus
-# 2 x (60 + 120) s with HYBRID=1: run it on a quiet machine (CPU time is
+# A --budget is the sampler's, shared by its trials: the full run is
+# 2 x (60 + 240 + 60 + 120) s = 16 minutes of CPU, plus 60 + 120 s with
+# HYBRID=1: run it on a quiet machine (CPU time is
 # what is compared, but a busy machine still slows caches and clocks).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -73,13 +73,13 @@ for c in $CASES; do
 		if [ "${HYBRID:-0}" = 1 ]; then run "$c-hybrid-icm" 60s "${g[@]}" --sampler hybrid --overlap --cluster icm; fi
 		;;
 	glass2d-L64)
-		pair "$c" 240s --model spinglass2d:L=64,seed=1 --T 0.2 --replicas "${R64:-41}" --beta-min 0.3
+		pair "$c" 240s --model spinglass2d:L=64,seed=1 --T 0.2 --replicas "${R64:-auto}" --beta-min 0.3
 		;;
 	glass3d-L8)
 		pair "$c" 60s --model spinglass3d:L=8,seed=1 --beta 2 --replicas 16 --beta-min 0.4
 		;;
 	f2d-L60)
-		f=(--model frustrated2d:L=60,seed=1 --T 0.4 --replicas "${F2D_R:-33}" --beta-min 0.4)
+		f=(--model frustrated2d:L=60,seed=1 --T 0.4 --replicas "${F2D_R:-auto}" --beta-min 0.4)
 		pair "$c" 120s "${f[@]}"
 		if [ "${HYBRID:-0}" = 1 ]; then run "$c-hybrid-icm" 120s "${f[@]}" --sampler hybrid --overlap --cluster icm; fi
 		;;
