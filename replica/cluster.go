@@ -48,22 +48,20 @@ type Graph struct {
 	Even bool
 }
 
-// MaxClusterShare is the largest mean share of the q = -1 sites that a
-// move's cluster covers with which a rung keeps the move at the end of the
-// burn-in. A cluster that covers every q = -1 site exchanges the two
-// replicas' states, which changes nothing at equal beta; one that covers a
-// share s of them changes, beyond that exchange, only the 1 - s left out,
-// while its search costs s. Where the q = -1 sites percolate the seed
-// nearly always lands in the percolating cluster: on spinglass3d:L=8 (16
-// rungs from beta 0.4 to 2, Metropolis, after 4000 sweeps) the share was
-// 0.93-0.98 at beta <= 0.85, 0.88 at 0.94 and 0.74-0.83 from beta 1.05
-// on; on spinglass2d:L=32 (24 rungs from beta 0.3 to 3.33), where half the
-// sites differing do not percolate, 0.2 at the hottest rung rising to
-// 0.80-0.82 at the cold ones. 0.9 keeps the move on the whole 2D ladder
-// and on the 3D glass from beta 0.94 up, as Houdayer (2D) and Zhu, Ochoa
-// and Katzgraber (3D, low temperatures only) use it. (The mean cluster as
-// a fraction of all sites does not tell these apart: it was 0.48-0.49 at
-// the hot 3D rungs and 0.47 at the cold 2D ones.)
+// MaxClusterShare is the largest mean share of the sites on its side
+// that a move's cluster covers with which a rung keeps the move at the
+// end of the burn-in. A cluster that covers every site of its side
+// exchanges the two replicas' states, which changes nothing at equal beta;
+// one that covers a share s of them changes, beyond that exchange, only
+// the 1 - s left out, while its search costs s. Where those sites
+// percolate the seed nearly always lands in the percolating cluster. With
+// the q = +1 side on models without fields (results/icm, 8 trials): on
+// spinglass3d:L=8 (16 rungs from beta 0.4 to 2) the share was above 0.9
+// below beta 0.85, 0.86 there falling to 0.60 at beta 2; on
+// spinglass2d:L=32 (24 rungs from beta 0.3 to 3.33) 0.15 at the hottest
+// rung, at most 0.65. 0.9 keeps the move on the whole 2D ladder and on the
+// 3D glass from beta 0.85 up, as Houdayer (2D) and Zhu, Ochoa and
+// Katzgraber (3D, low temperatures only) use it.
 const MaxClusterShare = 0.9
 
 // clusterStats are a rung's counts of cluster moves.
