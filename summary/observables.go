@@ -184,6 +184,10 @@ type Estimate struct {
 	ESSNote    string  `json:"ess_note,omitempty"`
 	Rhat       float64 `json:"rhat"`
 	RhatNote   string  `json:"rhat_note,omitempty"`
+	// TrialESS is the ESS that the spread of the trials' means implies,
+	// with its 90% interval (diag.TrialSpread; 4 trials or more): where
+	// its top is below ESS, the bulk ESS missed a slow tail.
+	TrialESS *diag.Spread `json:"ess_from_trial_means,omitempty"`
 }
 
 // MarshalJSON writes NaN values as null with a note (see marshalNotes).
@@ -219,6 +223,7 @@ func meanEstimate(kept [][]float64) Estimate {
 	}
 	d := diag.DiagnoseBulk(kept) // the tail ESS is not reported
 	e.ESS, e.ESSNote = d.BulkESS, d.BulkNote
+	e.TrialESS = diag.TrialSpread(kept)
 	e.Rhat, e.RhatNote = d.Rhat, d.RhatNote
 	e.Stderr = pooledSD(kept) / math.Sqrt(e.ESS)
 	switch {

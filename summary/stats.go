@@ -60,6 +60,7 @@ func (res *Result) energy(recs []*TrialRecord, p pool, kept [][]float64) {
 	}
 	d := diag.Diagnose(kept)
 	res.ESS, res.ESSNote = d.BulkESS, d.BulkNote
+	res.TrialESS = diag.TrialSpread(kept)
 	res.ESSTail, res.ESSTailNote = d.TailESS, d.TailNote
 	if isFinite(d.Rhat) {
 		rh := d.Rhat

@@ -66,6 +66,9 @@ type Result struct {
 	// ESSTail is the tail ESS: the smaller of the 5% and 95% quantiles'.
 	ESSTail     float64 `json:"ess_tail"`
 	ESSTailNote string  `json:"ess_tail_note,omitempty"`
+	// TrialESS is the energy's ESS that the spread of the trials' means
+	// implies, with its 90% interval (see Estimate.TrialESS).
+	TrialESS *diag.Spread `json:"ess_from_trial_means,omitempty"`
 	// Rhat is the rank-normalized split R-hat (max of bulk and folded).
 	Rhat        *float64 `json:"rhat"`
 	RhatNote    string   `json:"rhat_note,omitempty"`
@@ -284,6 +287,24 @@ const (
 	MinESSPerTrial = 100
 )
 
+// SpreadQuantile is the quantile of the ESS that the spread of the
+// trials' means implies above which a bulk ESS is called overstated: a
+// correct bulk ESS exceeds it in one run in a thousand.
+const SpreadQuantile = 0.999
+
+// overstated is a warning (or "") when bulk, the bulk ESS of what, is
+// above the SpreadQuantile bound of the trials' spread.
+func overstated(what string, bulk float64, s *diag.Spread) string {
+	if s == nil || !isFinite(bulk) {
+		return ""
+	}
+	if u := s.Upper(SpreadQuantile); bulk > u {
+		return fmt.Sprintf("the bulk ESS of %s (%.4g) is above what the spread of its %d trials' means allows (%.4g; at most %.4g at %g): its autocorrelation has a slow tail the bulk ESS does not see, so its error is understated; ess_from_trial_means in summary.json is the better estimate",
+			what, bulk, s.Chains, s.ESS, u, SpreadQuantile)
+	}
+	return ""
+}
+
 // Warnings says, for each result whose statistics cannot be trusted, which
 // sampler, what was measured and what to do.
 func Warnings(results []*Result) []string {
@@ -314,6 +335,15 @@ func Warnings(results []*Result) []string {
 				r.Sampler, *r.Rhat, MaxRhat, what, remedy))
 		case r.Rhat == nil:
 			out = append(out, fmt.Sprintf("sampler %s: split-R-hat cannot be estimated (%s); run %s", r.Sampler, r.RhatNote, more))
+		}
+		// Where the trials disagree (R-hat) the warning above says enough.
+		if w := overstated("the energy", r.ESS, r.TrialESS); w != "" && !drift && r.Rhat != nil && *r.Rhat <= MaxRhat {
+			out = append(out, fmt.Sprintf("sampler %s: %s; %s", r.Sampler, w, remedy))
+		}
+		if rp := r.Replica; rp != nil && rp.Q2 != nil && rp.Q2.Rhat <= MaxRhat {
+			if w := overstated("q^2", rp.Q2.ESS, rp.Q2.TrialESS); w != "" {
+				out = append(out, fmt.Sprintf("sampler %s: %s; %s", r.Sampler, w, remedy))
+			}
 		}
 		if rp := r.Replica; rp != nil && rp.RoundTripsPerTrial < 1 && rp.RungsNeeded > rp.Rungs {
 			out = append(out, fmt.Sprintf("sampler %s: %.3g round trips per trial: %d replicas do not connect the ladder; %s says this range of temperatures needs about %d for swap acceptance 0.23 between neighbours (--replicas %d --ladder variance), or a higher --beta-min",

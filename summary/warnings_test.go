@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"sardonics/diag"
 )
 
 func TestWarnings(t *testing.T) {
@@ -113,5 +115,29 @@ func TestSlowRelaxationNamed(t *testing.T) {
 	w := strings.Join(Warnings([]*Result{res}), "\n")
 	if !strings.Contains(w, "not equilibrated: the energy is still falling in every trial") {
 		t.Errorf("trend z %v, warnings %q", []float64{*res.Trend[0], *res.Trend[1]}, w)
+	}
+}
+
+// TestWarnsOverstatedESS: a bulk ESS far above what the spread of the
+// trials' means allows is called overstated, for the energy and for q^2;
+// one within the bound, or beside an R-hat warning, is not.
+func TestWarnsOverstatedESS(t *testing.T) {
+	rh := 1.003
+	spread := &diag.Spread{ESS: 600, Lo: 240, Hi: 1200, Chains: 8}
+	q2 := &Estimate{ESS: 39000, Rhat: 1.006, TrialESS: spread}
+	over := &Result{Sampler: "s", Trials: 8, Rhat: &rh, ESS: 39000, TrialESS: spread, Replica: &ReplicaSummary{Q2: q2}}
+	w := Warnings([]*Result{over})
+	if len(w) != 2 || !strings.Contains(w[0], "the bulk ESS of the energy (3.9e+04) is above what the spread of its 8 trials' means allows (600;") ||
+		!strings.Contains(w[1], "the bulk ESS of q^2 (3.9e+04)") {
+		t.Errorf("overstated ESS: %q", w)
+	}
+	fine := &Result{Sampler: "s", Trials: 8, Rhat: &rh, ESS: 1500, TrialESS: spread, Replica: &ReplicaSummary{Q2: &Estimate{ESS: 1500, Rhat: 1.006, TrialESS: spread}}}
+	if w := Warnings([]*Result{fine}); len(w) != 0 {
+		t.Errorf("an ESS within the trials' bound called overstated: %q", w)
+	}
+	bad := 1.3
+	split := &Result{Sampler: "s", Trials: 8, Rhat: &bad, ESS: 39000, TrialESS: spread}
+	if w := Warnings([]*Result{split}); len(w) != 1 || strings.Contains(w[0], "overstated") || strings.Contains(w[0], "slow tail") {
+		t.Errorf("beside an R-hat warning: %q", w)
 	}
 }

@@ -5,7 +5,7 @@
 // burn-in that summary.json pools, one row per trial), and both per
 // CPU-second of summary.json's cpu_seconds; one JSON object per line.
 // Beside each bulk ESS it prints the ESS that the spread of the trials'
-// means implies (trialESS), with a 90% interval: the bulk ESS truncates
+// means implies (diag.TrialSpread), with a 90% interval: the bulk ESS truncates
 // the autocorrelation sum at its first negative pair, and misses a slow
 // tail of small autocorrelation behind a fast anticorrelated part (q^2 at
 // the target rung of even/odd swaps with the cluster move: lag 1 0.49,
@@ -25,8 +25,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"sardonics/diag"
 	"sardonics/model"
 	"sardonics/summary"
@@ -34,27 +32,27 @@ import (
 
 // row is one sampler of one run.
 type row struct {
-	Dir          string    `json:"dir"`
-	Model        string    `json:"model"`
-	Beta         float64   `json:"beta"`
-	Sampler      string    `json:"sampler"`
-	Cluster      bool      `json:"cluster"`
-	Trials       int       `json:"trials"`
-	Draws        int       `json:"draws_per_trial"`
-	CPU          float64   `json:"cpu_seconds"`
-	EnergyMean   float64   `json:"energy_mean"`
-	EnergyStderr float64   `json:"energy_stderr"`
-	EnergyESS    *float64  `json:"energy_ess"`
-	EnergyRhat   *float64  `json:"energy_rhat"`
-	EnergyPerCPU *float64  `json:"energy_ess_per_cpu_second"`
-	Q2Mean       *float64  `json:"q2_mean"`
-	Q2ESS        *float64  `json:"q2_ess"`
-	Q2Rhat       *float64  `json:"q2_rhat"`
-	Q2PerCPU     *float64  `json:"q2_ess_per_cpu_second"`
-	EnergyTrial  *interval `json:"energy_trial_ess,omitempty"`
-	Q2Trial      *interval `json:"q2_trial_ess,omitempty"`
-	RoundTrips   *float64  `json:"round_trips_per_trial"`
-	SummaryESS   float64   `json:"summary_energy_ess"` // summary.json's, for a cross-check
+	Dir          string       `json:"dir"`
+	Model        string       `json:"model"`
+	Beta         float64      `json:"beta"`
+	Sampler      string       `json:"sampler"`
+	Cluster      bool         `json:"cluster"`
+	Trials       int          `json:"trials"`
+	Draws        int          `json:"draws_per_trial"`
+	CPU          float64      `json:"cpu_seconds"`
+	EnergyMean   float64      `json:"energy_mean"`
+	EnergyStderr float64      `json:"energy_stderr"`
+	EnergyESS    *float64     `json:"energy_ess"`
+	EnergyRhat   *float64     `json:"energy_rhat"`
+	EnergyPerCPU *float64     `json:"energy_ess_per_cpu_second"`
+	Q2Mean       *float64     `json:"q2_mean"`
+	Q2ESS        *float64     `json:"q2_ess"`
+	Q2Rhat       *float64     `json:"q2_rhat"`
+	Q2PerCPU     *float64     `json:"q2_ess_per_cpu_second"`
+	EnergyTrial  *diag.Spread `json:"energy_trial_ess,omitempty"`
+	Q2Trial      *diag.Spread `json:"q2_trial_ess,omitempty"`
+	RoundTrips   *float64     `json:"round_trips_per_trial"`
+	SummaryESS   float64      `json:"summary_energy_ess"` // summary.json's, for a cross-check
 }
 
 func main() {
@@ -102,7 +100,7 @@ func runRows(dir string) ([]row, error) {
 			r.Cluster = rp.Cluster != nil
 			r.RoundTrips = &rp.RoundTripsPerTrial
 		}
-		r.EnergyTrial = trialESS(e)
+		r.EnergyTrial = diag.TrialSpread(e)
 		d := diag.Diagnose(e)
 		r.EnergyESS, r.EnergyRhat, r.EnergyPerCPU = finite(d.BulkESS), finite(d.Rhat), finite(d.BulkESS/res.CPUSeconds)
 		if q := arrays["q"]; len(q) > 0 {
@@ -116,7 +114,7 @@ func runRows(dir string) ([]row, error) {
 					n++
 				}
 			}
-			r.Q2Trial = trialESS(q2)
+			r.Q2Trial = diag.TrialSpread(q2)
 			d := diag.Diagnose(q2)
 			r.Q2Mean = finite(sum / float64(n))
 			r.Q2ESS, r.Q2Rhat, r.Q2PerCPU = finite(d.BulkESS), finite(d.Rhat), finite(d.BulkESS/res.CPUSeconds)
@@ -124,60 +122,6 @@ func runRows(dir string) ([]row, error) {
 		rows = append(rows, r)
 	}
 	return rows, nil
-}
-
-// interval is an estimate with a 90% interval.
-type interval struct {
-	Est float64 `json:"ess"`
-	Lo  float64 `json:"lo"`
-	Hi  float64 `json:"hi"`
-}
-
-// trialESS is the ESS that the spread of K >= 4 equally long trials' means
-// implies: var(mean_k) = sigma^2 / (ESS / K), so ESS = K sigma^2 / s^2 with
-// sigma^2 the pooled within-trial variance and s^2 the variance of the
-// means, which has K - 1 degrees of freedom (chi-square interval). nil
-// with fewer trials or unequal lengths.
-func trialESS(x [][]float64) *interval {
-	K := len(x)
-	if K < 4 {
-		return nil
-	}
-	n := len(x[0])
-	means := make([]float64, K)
-	within := 0.0
-	for k, c := range x {
-		if len(c) != n || n < 2 {
-			return nil
-		}
-		m := 0.0
-		for _, v := range c {
-			m += v
-		}
-		m /= float64(n)
-		means[k] = m
-		for _, v := range c {
-			within += (v - m) * (v - m)
-		}
-	}
-	within /= float64(K * (n - 1))
-	mm := 0.0
-	for _, m := range means {
-		mm += m
-	}
-	mm /= float64(K)
-	s2 := 0.0
-	for _, m := range means {
-		s2 += (m - mm) * (m - mm)
-	}
-	s2 /= float64(K - 1)
-	if !(s2 > 0) {
-		return nil
-	}
-	est := float64(K) * within / s2
-	chi := distuv.ChiSquared{K: float64(K - 1)}
-	df := float64(K - 1)
-	return &interval{Est: est, Lo: est * chi.Quantile(0.05) / df, Hi: est * chi.Quantile(0.95) / df}
 }
 
 // finite is &x, or nil for NaN and infinities (JSON null).
