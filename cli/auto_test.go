@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -35,11 +36,11 @@ func autoChoice(t *testing.T, dir string) *replica.AutoRungs {
 // TestReplicasAuto (issue 35, item 5): --replicas auto chooses R from a
 // pilot's barrier, says so on stderr and in the settings line, records it
 // in summary.json, stats.json and command.json; the same seed chooses the
-// same R, and the trials are those of --replicas R given (the pilot draws
-// from no trial's stream).
+// same R and ladder (at equal shares of the pilot's barrier), and the
+// trials run that ladder.
 func TestReplicasAuto(t *testing.T) {
 	base := t.TempDir()
-	a, b, given := filepath.Join(base, "a"), filepath.Join(base, "b"), filepath.Join(base, "given")
+	a, b := filepath.Join(base, "a"), filepath.Join(base, "b")
 	stdout, stderr, err := run(t, append(autoArgs, "--out", a)...)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
@@ -52,12 +53,12 @@ func TestReplicasAuto(t *testing.T) {
 	if want := strconv.Itoa(x.Rungs) + " replicas (auto: barrier "; !strings.Contains(stdout, want) {
 		t.Errorf("settings line lacks %q:\n%s", want, stdout)
 	}
-	if st := readStats(t, a, "metropolis", 1).Replica; st == nil || st.Auto == nil || *st.Auto != *x {
+	if st := readStats(t, a, "metropolis", 1).Replica; st == nil || st.Auto == nil || !reflect.DeepEqual(*st.Auto, *x) {
 		t.Errorf("stats.json replica.replicas_auto: %+v, want %+v", st, x)
 	}
 	var cmd commandFile
 	js, _ := os.ReadFile(filepath.Join(a, "command.json"))
-	if err := json.Unmarshal(js, &cmd); err != nil || cmd.ReplicasAuto == nil || *cmd.ReplicasAuto != *x || cmd.Settings["replicas"] != "auto" {
+	if err := json.Unmarshal(js, &cmd); err != nil || cmd.ReplicasAuto == nil || !reflect.DeepEqual(*cmd.ReplicasAuto, *x) || cmd.Settings["replicas"] != "auto" {
 		t.Errorf("command.json: %+v (%v)", cmd.ReplicasAuto, err)
 	}
 	// Twice: the same choice (its CPU aside) and the same trials.
@@ -66,18 +67,15 @@ func TestReplicasAuto(t *testing.T) {
 	}
 	y := *autoChoice(t, b)
 	y.PilotCPUSeconds = x.PilotCPUSeconds
-	if y != *x {
+	if !reflect.DeepEqual(y, *x) {
 		t.Errorf("two runs of the same seed chose differently:\n%+v\n%+v", *x, y)
 	}
-	// The same R given.
-	args := append([]string(nil), autoArgs...)
-	args[8] = strconv.Itoa(x.Rungs)
-	if _, stderr, err := run(t, append(args, "--out", given)...); err != nil {
-		t.Fatalf("%v\n%s", err, stderr)
+	// The ladder the trials ran is the choice's, from beta-min to beta.
+	if r := readSummary(t, a).Results[0].Replica; len(x.Betas) != x.Rungs || !reflect.DeepEqual(r.Ladder, x.Betas) || x.Betas[0] != 0.3 || x.Betas[x.Rungs-1] != 2 {
+		t.Errorf("the run's ladder %v, the choice's %v", r.Ladder, x.Betas)
 	}
 	for tr := range 2 {
 		sameFiles(t, summary.TrialDir(a, "metropolis", tr), summary.TrialDir(b, "metropolis", tr), "energy.csv", "walk.csv", "rungs.csv")
-		sameFiles(t, summary.TrialDir(a, "metropolis", tr), summary.TrialDir(given, "metropolis", tr), "energy.csv", "walk.csv", "rungs.csv")
 	}
 }
 
@@ -149,7 +147,7 @@ func TestReplicasAutoEverywhere(t *testing.T) {
 		s := readSummary(t, dir)
 		x := autoChoice(t, dir)
 		for _, r := range s.Results {
-			if r.Replica == nil || r.Replica.Auto == nil || *r.Replica.Auto != *x {
+			if r.Replica == nil || r.Replica.Auto == nil || !reflect.DeepEqual(*r.Replica.Auto, *x) {
 				t.Errorf("%v: %s's replica: %+v, want replicas_auto %+v", c, r.Sampler, r.Replica, x)
 			}
 		}

@@ -3,6 +3,7 @@ package replica_test
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -267,10 +268,48 @@ func TestAutoRefines(t *testing.T) {
 	}
 	a, b := run(), run()
 	t.Logf("%+v", a)
-	if *a != *b {
+	if !reflect.DeepEqual(*a, *b) {
 		t.Errorf("two runs differ:\n%+v\n%+v", a, b)
 	}
 	if a.PilotRungs <= replica.PilotRungs || a.Rungs > a.PilotRungs || a.PilotRounds != (replica.PilotBurn+replica.PilotRounds)*int(math.Log2(float64(a.PilotRungs/replica.PilotRungs))+1) {
 		t.Errorf("not refined as expected: %+v", a)
+	}
+}
+
+// TestBarrierLadder: rungs at equal shares of the cumulative barrier. Equal
+// pilot rejections give back the pilot's ladder (R = P) and its pairs'
+// midpoints-and-knots (R = 2P - 1); a pilot pair that rejects 0.9 between
+// pairs that reject 0.1 gets 9 times the rungs per unit of beta; the ends
+// are the pilot's.
+func TestBarrierLadder(t *testing.T) {
+	betas := replica.Geometric(0.3, 3, 5)
+	eq := []float64{0.4, 0.4, 0.4, 0.4}
+	if got := replica.BarrierLadder(betas, eq, 5); !slices.EqualFunc(got, betas, func(a, b float64) bool { return math.Abs(a-b) < 1e-12 }) {
+		t.Errorf("equal rejections, R = P: %v, want %v", got, betas)
+	}
+	got := replica.BarrierLadder(betas, eq, 9)
+	for k := range betas {
+		if math.Abs(got[2*k]-betas[k]) > 1e-12 {
+			t.Errorf("equal rejections, R = 2P - 1: rung %d = %v, want %v", 2*k, got[2*k], betas[k])
+		}
+	}
+	lin := []float64{1, 2, 3, 4, 5}
+	got = replica.BarrierLadder(lin, []float64{0.1, 0.9, 0.1, 0.1}, 13) // barrier 1.2: a rung every 0.1
+	in := 0
+	for _, b := range got {
+		if b > 2 && b < 3 {
+			in++
+		}
+	}
+	if in != 8 || got[0] != 1 || got[12] != 5 {
+		t.Errorf("a bottleneck pair: %v (%d rungs inside it, want 8)", got, in)
+	}
+	for k := 1; k < len(got); k++ {
+		if !(got[k] > got[k-1]) {
+			t.Fatalf("ladder not increasing: %v", got)
+		}
+	}
+	if got := replica.BarrierLadder(lin, []float64{0, 0, 0, 0}, 3); got[1] != 3 {
+		t.Errorf("no rejection anywhere: %v, want the middle at 3", got)
 	}
 }

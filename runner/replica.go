@@ -1,7 +1,9 @@
 package runner
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -45,10 +47,10 @@ type ReplicaConfig struct {
 	// 0 chooses the rungs from the burn-in (replica.Config.ClusterBetaMin).
 	Cluster        string
 	ClusterBetaMin float64
-	// Auto is what chose R (sample --replicas auto; nil: R was given),
-	// recorded in every trial's stats.json. It is not part of the run's
-	// identity (String): the trials of a chosen R are those of the same R
-	// given.
+	// Auto is what chose R and the ladder (sample --replicas auto; nil: R
+	// was given), recorded in every trial's stats.json; its ladder (at
+	// equal shares of the pilot's barrier) is part of the run's identity
+	// (String).
 	Auto *replica.AutoRungs
 }
 
@@ -93,7 +95,21 @@ func (rc ReplicaConfig) String() string {
 	if rc.TuneCycles {
 		s += " tune-cycles=slow" // the slow-mode tuner (TuneSeconds is the single chain's)
 	}
+	if a := rc.Auto; a != nil && len(a.Betas) == rc.R {
+		s += fmt.Sprintf(" auto-ladder=%x", ladderHash(a.Betas))
+	}
 	return s + rc.clusterString()
+}
+
+// ladderHash is an FNV-1a hash of the ladder's float64 bits.
+func ladderHash(betas []float64) uint64 {
+	h := fnv.New64a()
+	var b [8]byte
+	for _, x := range betas {
+		binary.LittleEndian.PutUint64(b[:], math.Float64bits(x))
+		h.Write(b[:])
+	}
+	return h.Sum64()
 }
 
 // clusterString is the cluster move's part of String (empty without it,
@@ -190,7 +206,11 @@ func newTrialChain(cfg *Config, name string, r *rand.PCG, spins []int8, burn, ad
 		return nil, func() {}, err
 	}
 	every, work := rc.schedule(name)
-	rcfg := replica.Config{Betas: replica.Geometric(rc.BetaMin, cfg.Beta, rc.R), SwapEvery: every, Work: work,
+	betas := replica.Geometric(rc.BetaMin, cfg.Beta, rc.R)
+	if a := rc.Auto; a != nil && len(a.Betas) == rc.R { // --replicas auto's ladder (a record of another count: geometric)
+		betas = append([]float64(nil), a.Betas...)
+	}
+	rcfg := replica.Config{Betas: betas, SwapEvery: every, Work: work,
 		CountFrom: burn, Sets: 1, Workers: rc.Workers, CPUs: cfg.SAW.CPUs,
 		KeepSpins: true} // the magnetization of every step needs its spins
 	if rc.Adaptive {
