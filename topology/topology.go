@@ -30,6 +30,18 @@ func CPUs() ([]int, error) {
 	return ids, nil
 }
 
+// startCPUs is the number of CPUs in the affinity mask at the start of
+// the process (0: unknown): Describe reports it, not the mask of the
+// thread it runs on, which a trial may have pinned to one CPU (a summary
+// once said "1 CPUs usable" on a 2-CPU machine).
+var startCPUs = func() int {
+	ids, err := CPUs()
+	if err != nil {
+		return 0
+	}
+	return len(ids)
+}()
+
 // PhysicalCores is the number of physical cores of the machine's CPU as
 // CPUID reports it, or runtime.NumCPU() when CPUID cannot tell.
 func PhysicalCores() int {
@@ -59,8 +71,8 @@ func Brand() string { return cpuid.CPU.BrandName }
 // L2 2048 KiB, L3 105 MiB".
 func Describe() string {
 	n := runtime.NumCPU()
-	if ids, err := CPUs(); err == nil {
-		n = len(ids)
+	if startCPUs > 0 {
+		n = startCPUs
 	}
 	c := CacheSizes()
 	brand := Brand()

@@ -1,8 +1,10 @@
 package topology
 
 import (
+	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -84,5 +86,31 @@ func TestThreadCPU(t *testing.T) {
 	tids <- 0
 	if !(theirs >= mine) || !(theirs < mine+0.05) || !(mine > 0.005) {
 		t.Fatalf("thread CPU read from outside %.4f s, from inside %.4f s", theirs, mine)
+	}
+}
+
+// TestDescribeIgnoresPinning: Describe counts the CPUs the process started
+// with, even from a thread pinned to one of them.
+func TestDescribeIgnoresPinning(t *testing.T) {
+	ids, err := CPUs()
+	if err != nil || len(ids) < 2 {
+		t.Skip("needs 2 usable CPUs")
+	}
+	want := fmt.Sprintf(", %d CPUs usable,", len(ids))
+	got := make(chan string)
+	go func() {
+		// Pin locks the thread: it ends with the goroutine, pinning and all.
+		if err := Pin(ids[0]); err != nil {
+			got <- "pin: " + err.Error()
+			return
+		}
+		if now, _ := CPUs(); len(now) != 1 {
+			got <- fmt.Sprintf("the pinned thread has %d CPUs", len(now))
+			return
+		}
+		got <- Describe()
+	}()
+	if d := <-got; !strings.Contains(d, want) {
+		t.Errorf("Describe from a pinned thread: %q, want %q", d, want)
 	}
 }
