@@ -54,7 +54,11 @@ func parseInitText(path string, raw []byte, n int) ([][]int8, error) {
 	sc := bufio.NewScanner(bytes.NewReader(raw))
 	sc.Buffer(make([]byte, 0, 64*1024), len(raw)+1)
 	for line := 1; sc.Scan(); line++ {
-		text, _, _ := strings.Cut(sc.Text(), "#")
+		raw := sc.Text()
+		if line == 1 { // a byte order mark, as editors on Windows write (the model readers skip it too)
+			raw = strings.TrimPrefix(raw, "\ufeff")
+		}
+		text, _, _ := strings.Cut(raw, "#")
 		f := strings.Fields(text)
 		if len(f) == 0 {
 			continue

@@ -118,6 +118,10 @@ func TestReadInitNPY(t *testing.T) {
 			t.Errorf("%s: %v, %v", name, rows, err)
 		}
 	}
+	// A text file that starts with a byte order mark reads as without it.
+	if rows, err := readInit(write("bom.txt", []byte("\ufeff+1 -1 -1\n-1 +1 +1\n")), 3, 2); err != nil || len(rows) != 2 || !slices.Equal(rows[0], want[0]) || !slices.Equal(rows[1], want[1]) {
+		t.Errorf("text with a byte order mark: %v, %v", rows, err)
+	}
 	if rows, err := readInit(write("one.npy", npy("|u1", false, []int{3}, 0, 1, 0)), 3, 5); err != nil || len(rows) != 1 || !slices.Equal(rows[0], []int8{-1, 1, -1}) {
 		t.Errorf("1-D array: %v, %v", rows, err)
 	}
