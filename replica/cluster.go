@@ -389,10 +389,6 @@ func bytesOf(s []int8) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
 }
 
-// nthDiffer is the index of the k-th site (from 0) where a and b differ;
-// there must be more than k.
-func nthDiffer(a, b []int8, k int) int { return nthSite(a, b, k, false) }
-
 // nthSite is the index of the k-th site (from 0) where a and b differ
 // (agree: where they agree); there must be more than k.
 func nthSite(a, b []int8, k int, agree bool) int {

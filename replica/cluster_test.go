@@ -553,25 +553,7 @@ func TestICMStateContinues(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/at-%d/work-%g", kc.name, at, work), func(t *testing.T) {
 					cfg := replica.Config{Betas: replica.Geometric(0.2, 2, 4), SwapEvery: 3, Work: work, Adapt: 60, CountFrom: 200, Sets: 2, KeepSpins: true}
 					withICM(t, kc, 0, 0)(&cfg)
-					a, ra := newChain(t, kc, cfg, 9)
-					trace(a, at)
-					st := a.AppendState(nil)
-					rs, _ := ra.MarshalBinary()
-					wantE, wantQ := trace(a, 500)
-					b, rb := newChain(t, kc, cfg, 10)
-					if err := b.RestoreState(st); err != nil {
-						t.Fatal(err)
-					}
-					if err := rb.UnmarshalBinary(rs); err != nil {
-						t.Fatal(err)
-					}
-					gotE, gotQ := trace(b, 500)
-					if !slices.Equal(wantE, gotE) || !slices.Equal(wantQ, gotQ) {
-						t.Errorf("restored chain diverged")
-					}
-					if !bytes.Equal(a.AppendState(nil), b.AppendState(nil)) {
-						t.Errorf("states differ after the same steps")
-					}
+					a, b := continues(t, kc, cfg, at, 500, "")
 					ja, _ := json.Marshal(a.Report().Cluster)
 					jb, _ := json.Marshal(b.Report().Cluster)
 					if !bytes.Equal(ja, jb) {

@@ -1,11 +1,9 @@
 package replica_test
 
 import (
-	"bytes"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
-	"slices"
 	"testing"
 
 	"sardonics/denseising"
@@ -59,28 +57,7 @@ func TestDenseStateContinues(t *testing.T) {
 	for _, kc := range denseCases(t) {
 		t.Run(kc.name, func(t *testing.T) {
 			cfg := replica.Config{Betas: replica.Geometric(0.2, 2, 4), SwapEvery: 7, Adapt: 400, CountFrom: 100, Sets: 2, KeepSpins: true}
-			a, ra := newChain(t, kc, cfg, 9)
-			trace(a, 250)
-			if !a.Stateful() {
-				t.Fatal("chain is not stateful")
-			}
-			st := a.AppendState(nil)
-			rs, _ := ra.MarshalBinary()
-			wantE, wantQ := trace(a, 600)
-			b, rb := newChain(t, kc, cfg, 10)
-			if err := b.RestoreState(st); err != nil {
-				t.Fatal(err)
-			}
-			if err := rb.UnmarshalBinary(rs); err != nil {
-				t.Fatal(err)
-			}
-			gotE, gotQ := trace(b, 600)
-			if !slices.Equal(wantE, gotE) || !slices.Equal(wantQ, gotQ) {
-				t.Errorf("restored chain diverged")
-			}
-			if !bytes.Equal(a.AppendState(nil), b.AppendState(nil)) {
-				t.Errorf("states differ after the same steps")
-			}
+			continues(t, kc, cfg, 250, 600, "")
 		})
 	}
 	// The sardonics members do run the dense engine.

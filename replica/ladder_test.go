@@ -1,7 +1,6 @@
 package replica_test
 
 import (
-	"bytes"
 	"math"
 	"slices"
 	"testing"
@@ -165,25 +164,7 @@ func TestBrokenVarianceLadderCaught(t *testing.T) {
 func TestVarianceLadderDeterministicAndContinues(t *testing.T) {
 	for _, kc := range []kernelCase{kernelCases[0], kernelCases[3]} {
 		cfg := replica.Config{Betas: replica.Geometric(0.2, 2, 5), SwapEvery: 3, Adapt: 600, Spacing: replica.ByVariance, CountFrom: 100, Sets: 2, KeepSpins: true}
-		a, ra := newChain(t, kc, cfg, 9)
-		trace(a, 250) // 84 rounds: moved at 32 and 64
-		st := a.AppendState(nil)
-		rs, _ := ra.MarshalBinary()
-		wantE, wantQ := trace(a, 900)
-		b, rb := newChain(t, kc, cfg, 10)
-		if err := b.RestoreState(st); err != nil {
-			t.Fatal(err)
-		}
-		if err := rb.UnmarshalBinary(rs); err != nil {
-			t.Fatal(err)
-		}
-		gotE, gotQ := trace(b, 900)
-		if !slices.Equal(wantE, gotE) || !slices.Equal(wantQ, gotQ) {
-			t.Errorf("%s: restored chain diverged", kc.name)
-		}
-		if !bytes.Equal(a.AppendState(nil), b.AppendState(nil)) {
-			t.Errorf("%s: states differ after the same steps", kc.name)
-		}
+		a, b := continues(t, kc, cfg, 250, 900, kc.name) // 84 rounds before the save: moved at 32 and 64
 		ra1, rb1 := a.Report(), b.Report()
 		if !slices.Equal(ra1.Ladder, rb1.Ladder) || !slices.Equal(ra1.EnergySD, rb1.EnergySD) || ra1.RungsNeeded != rb1.RungsNeeded {
 			t.Errorf("%s: reports differ: %+v vs %+v", kc.name, ra1, rb1)

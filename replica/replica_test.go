@@ -286,30 +286,44 @@ func TestStateContinues(t *testing.T) {
 	for _, kc := range kernelCases {
 		t.Run(kc.name, func(t *testing.T) {
 			cfg := replica.Config{Betas: replica.Geometric(0.2, 2, 4), SwapEvery: 7, Adapt: 400, CountFrom: 100, Sets: 2, KeepSpins: true}
-			a, ra := newChain(t, kc, cfg, 9)
-			trace(a, 250)
-			if !a.Stateful() {
-				t.Fatal("chain is not stateful")
-			}
-			st := a.AppendState(nil)
-			rs, _ := ra.MarshalBinary()
-			wantE, wantQ := trace(a, 600)
-			b, rb := newChain(t, kc, cfg, 10)
-			if err := b.RestoreState(st); err != nil {
-				t.Fatal(err)
-			}
-			if err := rb.UnmarshalBinary(rs); err != nil {
-				t.Fatal(err)
-			}
-			gotE, gotQ := trace(b, 600)
-			if !slices.Equal(wantE, gotE) || !slices.Equal(wantQ, gotQ) {
-				t.Errorf("restored chain diverged")
-			}
-			if !bytes.Equal(a.AppendState(nil), b.AppendState(nil)) {
-				t.Errorf("states differ after the same steps")
-			}
+			continues(t, kc, cfg, 250, 600, "")
 		})
 	}
+}
+
+// continues checks that a chain of kc and cfg saved after at steps (its
+// state and its swap stream) and restored into a chain built from another
+// seed runs the next n steps exactly as the original does: the same energy
+// and overlap traces, the same state after them. It returns both chains;
+// name (may be empty) prefixes the errors.
+func continues(t *testing.T, kc kernelCase, cfg replica.Config, at, n int, name string) (a, b *replica.Chain) {
+	t.Helper()
+	a, ra := newChain(t, kc, cfg, 9)
+	trace(a, at)
+	if !a.Stateful() {
+		t.Fatal("chain is not stateful")
+	}
+	st := a.AppendState(nil)
+	rs, _ := ra.MarshalBinary()
+	wantE, wantQ := trace(a, n)
+	b, rb := newChain(t, kc, cfg, 10)
+	if err := b.RestoreState(st); err != nil {
+		t.Fatal(err)
+	}
+	if err := rb.UnmarshalBinary(rs); err != nil {
+		t.Fatal(err)
+	}
+	if name != "" {
+		name += ": "
+	}
+	gotE, gotQ := trace(b, n)
+	if !slices.Equal(wantE, gotE) || !slices.Equal(wantQ, gotQ) {
+		t.Errorf("%srestored chain diverged", name)
+	}
+	if !bytes.Equal(a.AppendState(nil), b.AppendState(nil)) {
+		t.Errorf("%sstates differ after the same steps", name)
+	}
+	return a, b
 }
 
 // TestAdaptedEvensOutAcceptance: an interval with low acceptance gets

@@ -96,22 +96,17 @@ if [ $busy = 0 ]; then
 	run quiet-L9 default,handoff=all SARDONICS_HANDOFF=all --model spinglass3d:L=9,seed=1 "${rx[@]}" --steps $s
 	run quiet-L9 default,handoff=one SARDONICS_HANDOFF=one --model spinglass3d:L=9,seed=1 "${rx[@]}" --steps $s
 	same quiet-L9
-	s=$((150000 / quick))
-	run cross-L3 threads=1 "" --model spinglass3d:L=3,seed=1 "${rx[@]}" --steps $s --threads 1
-	run cross-L3 default "" --model spinglass3d:L=3,seed=1 "${rx[@]}" --steps $s
-	same cross-L3
-	s=$((30000 / quick))
-	run cross-L5 threads=1 "" --model spinglass3d:L=5,seed=1 "${rx[@]}" --steps $s --threads 1
-	run cross-L5 default "" --model spinglass3d:L=5,seed=1 "${rx[@]}" --steps $s
-	same cross-L5
-	s=$((5000 / quick))
-	run cross-L16 threads=1 "" --model spinglass3d:L=16,seed=1 "${rx[@]}" --steps $s --threads 1
-	run cross-L16 default "" --model spinglass3d:L=16,seed=1 "${rx[@]}" --steps $s
-	same cross-L16
-	s=$((500 / quick))
-	run cross-F200 threads=1 "" --model frustrated2d:L=200,seed=1 "${rx[@]}" --steps $s --threads 1
-	run cross-F200 default "" --model frustrated2d:L=200,seed=1 "${rx[@]}" --steps $s
-	same cross-F200
+	# cross CASE STEPS MODEL: one thread against the default, same traces.
+	cross() {
+		local c=$1 steps=$(($2 / quick)) m=$3
+		run "$c" threads=1 "" --model "$m" "${rx[@]}" --steps "$steps" --threads 1
+		run "$c" default "" --model "$m" "${rx[@]}" --steps "$steps"
+		same "$c"
+	}
+	cross cross-L3 150000 spinglass3d:L=3,seed=1
+	cross cross-L5 30000 spinglass3d:L=5,seed=1
+	cross cross-L16 5000 spinglass3d:L=16,seed=1
+	cross cross-F200 500 frustrated2d:L=200,seed=1
 	s=$((100000 / quick))
 	run trials4 threads=1 "" --model spinglass3d:L=9,seed=1 --beta 2 --sampler metropolis --trials 4 --steps $s --threads 1
 	run trials4 default "" --model spinglass3d:L=9,seed=1 --beta 2 --sampler metropolis --trials 4 --steps $s

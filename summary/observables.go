@@ -225,15 +225,22 @@ func meanEstimate(kept [][]float64) Estimate {
 	e.ESS, e.ESSNote = d.BulkESS, d.BulkNote
 	e.TrialESS = diag.TrialSpread(kept)
 	e.Rhat, e.RhatNote = d.Rhat, d.RhatNote
-	e.Stderr = pooledSD(kept) / math.Sqrt(e.ESS)
-	switch {
-	case isFinite(e.Stderr):
-	case !isFinite(e.ESS):
-		e.StderrNote = "no ESS: " + e.ESSNote
-	default:
-		e.StderrNote = "fewer than 2 draws"
-	}
+	e.Stderr, e.StderrNote = stderrOf(kept, e.ESS, e.ESSNote)
 	return e
+}
+
+// stderrOf is the standard error of the mean of the kept draws, their
+// pooled standard deviation over sqrt(ess), with a note where it is not
+// finite.
+func stderrOf(kept [][]float64, ess float64, essNote string) (float64, string) {
+	se := pooledSD(kept) / math.Sqrt(ess)
+	switch {
+	case isFinite(se):
+		return se, ""
+	case !isFinite(ess):
+		return se, "no ESS: " + essNote
+	}
+	return se, "fewer than 2 draws"
 }
 
 // varianceEstimate is scale * Var(X) over the kept draws, its error, ESS

@@ -68,14 +68,7 @@ func (res *Result) energy(recs []*TrialRecord, p pool, kept [][]float64) {
 	} else {
 		res.RhatNote = d.RhatNote
 	}
-	res.EnergyStderr = pooledSD(kept) / math.Sqrt(res.ESS)
-	switch {
-	case isFinite(res.EnergyStderr):
-	case !isFinite(res.ESS):
-		res.EnergyStderrNote = "no ESS: " + res.ESSNote
-	default:
-		res.EnergyStderrNote = "fewer than 2 draws"
-	}
+	res.EnergyStderr, res.EnergyStderrNote = stderrOf(kept, res.ESS, res.ESSNote)
 	res.BetweenTrialSD = math.NaN()
 	switch len(means) {
 	case 0:
