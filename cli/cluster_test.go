@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -39,18 +38,7 @@ func TestClusterResumeIsIdentical(t *testing.T) {
 	args := []string{"sample", "--model", "spinglass2d:L=6,seed=2", "--beta", "2", "--sampler", strings.Join(samplers, ","),
 		"--replicas", "4", "--beta-min", "0.3", "--overlap", "--cluster", "icm", "--mix", "1:3",
 		"--steps", "6000", "--burn", "1500", "--trials", "2", "--seed", "5", "--quiet", "--no-figures"}
-	full := filepath.Join(base, "full")
-	if _, _, err := run(t, append(args, "--out", full, "--threads", "1")...); err != nil {
-		t.Fatal(err)
-	}
-	part := filepath.Join(base, "part")
-	termAtCheckpoint(t, part, append(args, "--out", part, "--checkpoint-every", "50ms", "--threads", "2")...)
-	if _, err := os.Stat(filepath.Join(part, "summary.json")); err == nil {
-		t.Skip("the run finished before the signal arrived")
-	}
-	if _, _, err := run(t, "sample", "--resume", part, "--quiet"); err != nil {
-		t.Fatal(err)
-	}
+	full, part := fullAndResumed(t, base, args)
 	for _, name := range samplers {
 		for tr := range 2 {
 			sameFiles(t, summary.TrialDir(part, name, tr), summary.TrialDir(full, name, tr), "energy.csv", "overlap.csv", "walk.csv")

@@ -19,18 +19,7 @@ func TestReplicaResumeIsIdentical(t *testing.T) {
 	args := []string{"sample", "--model", "spinglass3d:L=4,seed=2", "--beta", "2", "--sampler", "sardonics,metropolis",
 		"--replicas", "6", "--ladder", "adaptive", "--overlap", "--swap-every", "2", "--save-states",
 		"--steps", "30000", "--burn", "6000", "--trials", "2", "--seed", "5", "--quiet"}
-	full := filepath.Join(base, "full")
-	if _, _, err := run(t, append(args, "--out", full, "--threads", "1")...); err != nil {
-		t.Fatal(err)
-	}
-	part := filepath.Join(base, "part")
-	termAtCheckpoint(t, part, append(args, "--out", part, "--checkpoint-every", "50ms", "--threads", "2")...)
-	if _, err := os.Stat(filepath.Join(part, "summary.json")); err == nil {
-		t.Skip("the run finished before the signal arrived")
-	}
-	if _, _, err := run(t, "sample", "--resume", part, "--quiet"); err != nil {
-		t.Fatal(err)
-	}
+	full, part := fullAndResumed(t, base, args)
 	for _, name := range []string{"sardonics", "metropolis"} {
 		for _, tr := range []string{"trial-0", "trial-1"} {
 			for _, f := range []string{"energy.csv", "overlap.csv", "rungs.csv", "walk.csv", "states.npy"} {

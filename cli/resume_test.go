@@ -106,6 +106,27 @@ func TestSIGTERMResumeIsIdentical(t *testing.T) {
 // termAtCheckpoint runs sample args in a child process, sends it SIGTERM
 // once its first checkpoint is in dir, and returns its stderr and its exit
 // error.
+// fullAndResumed runs args into base/full on one thread, and into
+// base/part on two, stopped by SIGTERM at its first checkpoint and
+// resumed (the test is skipped if the run finished first); it returns
+// both folders.
+func fullAndResumed(t *testing.T, base string, args []string) (full, part string) {
+	t.Helper()
+	full = filepath.Join(base, "full")
+	if _, _, err := run(t, append(args, "--out", full, "--threads", "1")...); err != nil {
+		t.Fatal(err)
+	}
+	part = filepath.Join(base, "part")
+	termAtCheckpoint(t, part, append(args, "--out", part, "--checkpoint-every", "50ms", "--threads", "2")...)
+	if _, err := os.Stat(filepath.Join(part, "summary.json")); err == nil {
+		t.Skip("the run finished before the signal arrived")
+	}
+	if _, _, err := run(t, "sample", "--resume", part, "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	return full, part
+}
+
 func termAtCheckpoint(t *testing.T, dir string, args ...string) (*bytes.Buffer, error) {
 	t.Helper()
 	cmd := child(t, args...)
