@@ -91,7 +91,7 @@ const (
 	hookWorkerWoken                          // await: token received, seq not yet re-checked
 	hookWorkerDone                           // worker: done stored, parked flag not yet checked
 	hookWorkerNotifyTaken                    // worker: parked flag cleared, token not yet sent
-	hookInactive                             // run: section p's worker is inactive (the policy), its command about to be claimed by the coordinator
+	hookInactive                             // run: section p's worker is inactive (the policy), its command about to be claimed by the coordinator (before it is published; in the broken variant, run unclaimed after section 0)
 	hookPoints
 )
 
@@ -339,9 +339,22 @@ func (sh *hub) run() {
 		}
 	}
 	a := sh.active
+	secs := sh.slots
+	// An inactive worker may still be spinning. Its command is claimed
+	// before it is published, so the worker finds it taken and parks
+	// (after maxMisses) instead of running, unasked, sections that the
+	// policy then measures as the coordinator's: windows at one thread
+	// timed with two, which made one thread look as fast as two.
+	if !sh.brokenIn {
+		for p := a; p < len(secs); p++ {
+			if !sh.ctl[p].passive {
+				sh.at(hookInactive, p, s)
+				sh.claim(p, s)
+			}
+		}
+	}
 	sh.cmdSeq.Store(s)
 	sh.at(hookPublished, 0, s)
-	secs := sh.slots
 	for p := 1; p < a; p++ {
 		if secs[p].ho.sleeping.Load() != 0 {
 			sh.wake(p, s)
@@ -352,14 +365,13 @@ func (sh *hub) run() {
 	sh.at(hookExecuted, 0, s)
 	for p := 1; p < len(secs); p++ {
 		ct := &sh.ctl[p]
-		if p >= a && !ct.passive {
+		switch {
+		case p >= a && !ct.passive && sh.brokenIn:
 			sh.at(hookInactive, p, s)
-			if sh.brokenIn {
-				sh.runUnclaimed(p, s)
-				continue
-			}
-		}
-		if ct.passive || p >= a || secs[p].ho.sleeping.Load() != 0 || ct.ran == s-1 && secs[p].ho.seen.Load() != s-1 {
+			sh.runUnclaimed(p, s)
+		case p >= a && !ct.passive:
+			sh.runStolen(p, s) // claimed before it was published
+		case ct.passive || secs[p].ho.sleeping.Load() != 0 || ct.ran == s-1 && secs[p].ho.seen.Load() != s-1:
 			sh.steal(p, s)
 		}
 	}
@@ -439,11 +451,24 @@ func (sh *hub) run() {
 // steal runs worker p's command s on the calling (coordinator's) thread
 // unless the worker has claimed it; it reports whether it did.
 func (sh *hub) steal(p int, s uint64) bool {
-	sc := sh.slots[p]
-	c := sc.claim.seq.Load()
-	if c == s || !sc.claim.seq.CompareAndSwap(c, s) {
+	if !sh.claim(p, s) {
 		return false
 	}
+	sh.runStolen(p, s)
+	return true
+}
+
+// claim takes worker p's command s for the coordinator unless the worker
+// has claimed it; it reports whether it did.
+func (sh *hub) claim(p int, s uint64) bool {
+	sc := sh.slots[p]
+	c := sc.claim.seq.Load()
+	return c != s && sc.claim.seq.CompareAndSwap(c, s)
+}
+
+// runStolen runs worker p's command s, which the coordinator claimed.
+func (sh *hub) runStolen(p int, s uint64) {
+	sc := sh.slots[p]
 	sh.at(hookExec, p, s)
 	sc.do()
 	sh.at(hookExecuted, p, s)
@@ -451,7 +476,6 @@ func (sh *hub) steal(p int, s uint64) bool {
 	ct.ran = s
 	ct.taken++
 	sh.steals++
-	return true
 }
 
 // runUnclaimed is the broken variant's run of an inactive worker's
