@@ -1,12 +1,17 @@
 package bench
 
 import (
+	"context"
 	"fmt"
+	"runtime"
+	"strings"
 
 	"sardonics/model"
 	"sardonics/parallelsaw"
+	"sardonics/runner"
 	"sardonics/saw"
 	"sardonics/sawsampler"
+	"sardonics/topology"
 )
 
 // parallelSpecs are the models on which the parallel group measures the
@@ -59,6 +64,80 @@ func parallelGroup(rep *Report, cfg Config, get func(string) (*model.Model, erro
 		rep.add(Line{Name: "parallel P=2 wall speedup", Model: spec, Beta: 1, Value: ratio, Unit: "x", Steps: speedupRounds,
 			Note: fmt.Sprintf("over the serial dense engine, median of %d interleaved rounds; %.0f units per flip, auto picks %s (crossover %d): %s",
 				speedupRounds, units, pick, cross, verdict)}, cfg)
+		if err := serialShare(rep, cfg, spec, m, sc); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// profiled is an engine that keeps a parallelsaw.Profile.
+type profiled interface {
+	EnableProfile()
+	Profile() parallelsaw.Profile
+}
+
+// serialShare runs the P = 2 engine on m for the budget with its profile
+// on (issue 33, item 1) and reports the serial fraction of a flip (the
+// coordinator's time between commands over that plus the sections'
+// kernels), where each microsecond of a flip went, and the speedup over
+// one thread that Amdahl's law with the measured wait per command
+// predicts at P = 2..64.
+func serialShare(rep *Report, cfg Config, spec string, m *model.Model, sc sawsampler.Config) error {
+	p, flips, err := profileRun(cfg.ctx(), m, sc, cfg.Budget.Seconds())
+	if err != nil {
+		return err
+	}
+	wait := int64(0)
+	if p.Commands > 0 {
+		wait = p.WaitNs() / int64(p.Commands)
+	}
+	var proj []string
+	for _, P := range []int{2, 4, 8, 16, 32, 64} {
+		proj = append(proj, fmt.Sprintf("P=%d %.2fx", P, p.Projected(P, wait)))
+	}
+	rep.add(Line{Name: "parallel serial share", Model: spec, Beta: 1, Value: p.SerialFraction(), Unit: "of a flip", Steps: int64(flips),
+		Note: fmt.Sprintf("P=2 profile, %s; predicted with %d ns of waiting per command: %s",
+			p.String(float64(flips), "flip"), wait, strings.Join(proj, ", "))}, cfg)
+	return nil
+}
+
+// profileRun steps a chain of sc's engine on m (beta 1) for budget
+// seconds of the coordinator's CPU after a warm-up of a tenth of it, with
+// the engine's profile on, and returns the profile and the flips.
+func profileRun(ctx context.Context, m *model.Model, sc sawsampler.Config, budget float64) (parallelsaw.Profile, int64, error) {
+	if len(sc.CPUs) > 0 {
+		undo, _ := topology.PinFor(sc.CPUs[0])
+		defer undo()
+	} else {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
+	ch, release, err := runner.NewChain("sardonics", m, 1, sc, runner.StreamFor(1, 0, "sardonics"), runner.InitialState(1, 0, m.Variables()))
+	if err != nil {
+		return parallelsaw.Profile{}, 0, err
+	}
+	defer release()
+	var eng profiled
+	if c, ok := ch.(interface{ Engine() saw.Engine }); ok {
+		eng, _ = c.Engine().(profiled)
+	}
+	if eng == nil {
+		return parallelsaw.Profile{}, 0, fmt.Errorf("engine %q keeps no profile", sc.Engine)
+	}
+	for t0 := cpuNow(); cpuNow()-t0 < budget/10; {
+		if ctx.Err() != nil {
+			return parallelsaw.Profile{}, 0, ErrStopped
+		}
+		ch.Step()
+	}
+	eng.EnableProfile()
+	f0 := ch.Stats().Flips
+	for t0 := cpuNow(); cpuNow()-t0 < budget; {
+		if ctx.Err() != nil {
+			return parallelsaw.Profile{}, 0, ErrStopped
+		}
+		ch.Step()
+	}
+	return eng.Profile(), ch.Stats().Flips - f0, nil
 }

@@ -155,6 +155,7 @@ type slot struct {
 	cpu0   float64      // that thread's CPU time when the worker started (written before tid)
 	waitNs atomic.Int64 // the worker's CPU spent waiting (see WaitCPUSeconds)
 	spells uint32       // the worker's spells so far (one in 16 is timed)
+	execNs atomic.Int64 // profiling: time running the section's commands
 }
 
 // hub is the hand-off's shared state: what the coordinator and the
@@ -180,6 +181,7 @@ type hub struct {
 	pol      *pace.Policy                 // nil: at most one thread can run (or chaos)
 	active   int                          // workers taking part in the current command, the coordinator's included
 	waitNs   atomic.Int64                 // the coordinator's CPU spent waiting
+	prof     *profiler                    // nil: not profiling (EnableProfile)
 }
 
 // numCPU is runtime.NumCPU; stress tests raise it, so that a 2-CPU machine
@@ -326,6 +328,9 @@ func (sh *hub) run() {
 	if sh.closed {
 		panic("parallelsaw: engine used after Close")
 	}
+	if sh.prof != nil {
+		sh.profStart()
+	}
 	sh.seq++
 	s := sh.seq
 	switch {
@@ -361,7 +366,7 @@ func (sh *hub) run() {
 		}
 	}
 	sh.at(hookExec, 0, s)
-	secs[0].do()
+	sh.exec(secs[0], true)
 	sh.at(hookExecuted, 0, s)
 	for p := 1; p < len(secs); p++ {
 		ct := &sh.ctl[p]
@@ -446,6 +451,9 @@ func (sh *hub) run() {
 		sh.waitNs.Add(spellNs(ns, long, sampled))
 	}
 	sh.at(hookRoundEnd, 0, s)
+	if sh.prof != nil {
+		sh.profEnd()
+	}
 }
 
 // steal runs worker p's command s on the calling (coordinator's) thread
@@ -470,7 +478,7 @@ func (sh *hub) claim(p int, s uint64) bool {
 func (sh *hub) runStolen(p int, s uint64) {
 	sc := sh.slots[p]
 	sh.at(hookExec, p, s)
-	sc.do()
+	sh.exec(sc, true)
 	sh.at(hookExecuted, p, s)
 	ct := &sh.ctl[p]
 	ct.ran = s
@@ -565,7 +573,7 @@ func (sh *hub) worker(p, cpu int, passive bool, started *sync.WaitGroup, build f
 			return
 		}
 		sh.at(hookExec, p, last)
-		sc.do()
+		sh.exec(sc, false)
 		sh.at(hookExecuted, p, last)
 		sc.ho.done.Store(last)
 		sh.at(hookWorkerDone, p, last)
