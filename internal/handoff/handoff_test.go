@@ -211,3 +211,23 @@ func TestMeasure(t *testing.T) {
 		t.Errorf("spin price %+v", pr)
 	}
 }
+
+// TestPolicyIgnoresOutliers: a tick now and then that costs far more on
+// any count (an engine's periodic refresh, a GC pause) must not send a
+// pool that pays on two threads back to one: the window that holds it
+// would look no faster than one thread, and one thread would "do as
+// well". Each window is judged by the median of its quarters.
+func TestPolicyIgnoresOutliers(t *testing.T) {
+	p := NewPolicy(2, price(time.Microsecond))
+	cost := func(i, a int) int64 {
+		c := map[int]int64{1: 13_000, 2: 7_500}[a]
+		if i%700 == 699 {
+			c += 10_000_000
+		}
+		return c
+	}
+	_, ticks := sim(p, 200_000, cost, nil)
+	if ticks[2] < 190_000 {
+		t.Errorf("ticks %v (probes %d, windows %d)", ticks, p.Probes, p.Windows)
+	}
+}

@@ -2,6 +2,7 @@ package handoff
 
 import (
 	"os"
+	"slices"
 	"sync/atomic"
 	"time"
 )
@@ -75,6 +76,10 @@ type Policy struct {
 	fixed        int // > 0: the count of every tick (SARDONICS_HANDOFF)
 	lost         atomic.Int64
 	seen         int64
+	qt0          int64    // clock at the start of the window's current quarter
+	qk           int      // ticks at the start of the window's current quarter
+	qm           [5]int64 // wall ns per tick of the window's quarters so far
+	nq           int
 	now          func() int64
 	cost         func() int64
 
@@ -151,6 +156,7 @@ func (p *Policy) Tick() int {
 	case p.ticks >= p.limit:
 		p.endWindow()
 	case p.ticks == p.peek:
+		p.quarter()
 		p.peekProbe()
 	}
 	return p.cands[p.cur]
@@ -166,6 +172,30 @@ func (p *Policy) beats(k int, m, w int64, j int) bool {
 	return 100*m < (100+marginPct)*b || m-b < bw-w
 }
 
+// quarter closes a quarter of the window: its wall ns per tick.
+func (p *Policy) quarter() {
+	now := p.now()
+	if p.ticks > p.qk && p.nq < len(p.qm) {
+		p.qm[p.nq] = (now - p.qt0) / int64(p.ticks-p.qk)
+		p.nq++
+	}
+	p.qt0, p.qk = now, p.ticks
+}
+
+// median is the median of the window's quarters so far: a window is
+// judged by it, not by its mean, so that one tick that costs far more on
+// any count (an engine's periodic refresh, a GC pause) does not make a
+// count look slower than it is (issue 33: one such window at two threads
+// sent a pool that paid back to one thread for seconds).
+func (p *Policy) median() int64 {
+	q := p.qm[:p.nq]
+	slices.Sort(q)
+	if len(q)%2 == 1 {
+		return q[len(q)/2]
+	}
+	return (q[len(q)/2-1] + q[len(q)/2]) / 2
+}
+
 // peekProbe looks at a probe's window every quarter: a count that is
 // already slower than the best measured is given up at once.
 func (p *Policy) peekProbe() {
@@ -173,7 +203,7 @@ func (p *Policy) peekProbe() {
 	if p.cur == p.best || p.settling {
 		return
 	}
-	if m := (p.now() - p.t0) / int64(p.ticks); 100*m > (100+marginPct)*p.est[p.best] {
+	if m := p.median(); 100*m > (100+marginPct)*p.est[p.best] {
 		p.est[p.cur] = m
 		p.west[p.cur] = (p.cost() - p.c0) / int64(p.ticks)
 		p.Windows++
@@ -216,6 +246,7 @@ func (p *Policy) switchTo(k int) {
 func (p *Policy) startWindow(now int64) {
 	p.settling, p.t0, p.c0, p.ticks, p.limit = false, now, p.cost(), 0, p.window
 	p.peek = max(1, p.limit/4)
+	p.qt0, p.qk, p.nq = now, 0, 0
 }
 
 // endWindow is called at the start of the tick that ends a window (or the
@@ -226,7 +257,8 @@ func (p *Policy) endWindow() {
 		p.startWindow(now)
 		return
 	}
-	m := max(1, (now-p.t0)/int64(p.ticks))
+	p.quarter()
+	m := max(1, p.median())
 	w := max(0, (p.cost()-p.c0)/int64(p.ticks))
 	p.Windows++
 	p.window = int(min(max(windowNs/m, minTicks), maxTicks))
