@@ -1,6 +1,7 @@
 package parallelsaw
 
 import (
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"sync/atomic"
@@ -71,13 +72,13 @@ func (sh *shared) walkSteps(own []int, resolve func([]int) []int, waitNs *atomic
 	for j := int(c.j0); ; j++ {
 		last := j == int(c.wk)
 		for _, p := range own {
-			sh.sectionStep(p, j, l, d, last)
+			sh.sectionStep(p, j, l, d, last, resolve != nil)
 		}
 		if resolve != nil && j == int(c.j0) {
 			n := len(own)
 			own = resolve(own)
 			for _, p := range own[n:] {
-				sh.sectionStep(p, j, l, d, last)
+				sh.sectionStep(p, j, l, d, last, true)
 			}
 		}
 		if last && resolve == nil {
@@ -137,9 +138,20 @@ func (sh *shared) walkSteps(own []int, resolve func([]int) []int, waitNs *atomic
 
 // sectionStep is section p's step j: the flip of bit l to d (l >= 0),
 // the release at the walk's last step, the candidate at the others; then
-// it publishes its line.
-func (sh *shared) sectionStep(p, j, l int, d int32, last bool) {
+// it publishes its line. When profiling, its time is the section's (and
+// the coordinator's, coord).
+func (sh *shared) sectionStep(p, j, l int, d int32, last, coord bool) {
 	c := &sh.cmd
+	if sh.prof != nil {
+		t0 := pace.Now()
+		defer func() {
+			dt := pace.Now() - t0
+			sh.secs[p].execNs.Add(dt)
+			if coord {
+				sh.prof.CoordNs += dt
+			}
+		}()
+	}
 	sc := sh.secs[p]
 	if j == 0 {
 		sc.wpath = sc.wpath[:0]
@@ -169,16 +181,27 @@ func (sh *shared) awaitLines(j int, waitNs *atomic.Int64) {
 		if ln.seq.Load() >= want {
 			continue
 		}
-		t := pace.Now()
+		var sp pace.Spell
+		sp.Start(true)
 		for n := 1; ln.seq.Load() < want; n++ {
+			// Its CPU, not its wall time, is counted (a thread the OS
+			// took off its CPU meanwhile did not spend it), and a lost
+			// CPU sends the policy back to one thread.
+			if _, lost := sp.Poll(math.MaxInt64); lost && sh.pol != nil && n&(1<<16-1) == 0 {
+				sh.pol.Lost()
+			}
 			if n&(1<<16-1) == 0 {
 				// About 100 us: an executor without a CPU (GOMAXPROCS,
 				// the OS) may need ours. (Not sooner: a thread locked to
 				// its goroutine pays a wake-up for a yield.)
 				runtime.Gosched()
+				if sh.quitting {
+					return // Close after the coordinator failed mid-walk
+				}
 			}
 		}
-		waitNs.Add(pace.Now() - t)
+		ns, _ := sp.End()
+		waitNs.Add(ns)
 	}
 }
 

@@ -201,7 +201,8 @@ func New(r *model.RBM, init []int8, P int, cpus []int) (*Engine, error) {
 		return nil, fmt.Errorf("parallelsaw: %d initial spins (expected %d)", len(init), n)
 	}
 	q := dense.NewQuantScale(r)
-	sh := &shared{nv: r.V, nh: r.H, s: make([]int8, n), w: r.W, brokenLines: brokenLines, apart: stepWalks}
+	// Lines start at sequence number 0, so the first walk's lines are 1 on.
+	sh := &shared{nv: r.V, nh: r.H, s: make([]int8, n), w: r.W, brokenLines: brokenLines, apart: stepWalks, base: 1}
 	e := &Engine{sh: sh, q: q, owner: make([]int32, n), avail: make([]bool, n), gamma: [2]float64{1, 1}}
 	e.bias = e.biases.Get(q.S, 1, 1, saw.Logistic)
 	for p := 0; p < P; p++ {

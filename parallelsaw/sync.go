@@ -196,6 +196,7 @@ type hub struct {
 	// togetherNs is the mean wall time of the lockstep commands (the
 	// last 8 or so).
 	togetherNs int64
+	inTogether bool // the current command runs in lockstep (its sections time their steps)
 }
 
 // numCPU is runtime.NumCPU; stress tests raise it, so that a 2-CPU machine
@@ -372,6 +373,7 @@ func (sh *hub) run() {
 			}
 		}
 	}
+	sh.inTogether = sh.together != nil // read by the workers after the store
 	sh.cmdSeq.Store(s)
 	sh.at(hookPublished, 0, s)
 	for p := 1; p < a; p++ {
@@ -554,15 +556,16 @@ func (sh *hub) runTogether(s uint64, a int) {
 			// its walk started, and a worker that finds its walk
 			// taken has parked again by the end of it.
 			sc := secs[p]
-			t0, wait := pace.Now(), min(sh.togetherNs/2, int64(time.Millisecond))
+			var sp pace.Spell
+			sp.Start(true)
+			wait := min(sh.togetherNs/2, int64(time.Millisecond))
 			for n := 1; sc.claim.seq.Load() != s && sc.ho.sleeping.Load() == 0; n++ {
-				if n >= graceSpins && n&63 == 0 && pace.Now()-t0 > wait {
+				if park, _ := sp.Poll(wait); park && n >= graceSpins {
 					break
 				}
 			}
-			if n := pace.Now() - t0; n > 0 {
-				sh.waitNs.Add(n)
-			}
+			ns, _ := sp.End()
+			sh.waitNs.Add(ns)
 			if sh.claim(p, s) {
 				took(p)
 			}
@@ -574,10 +577,6 @@ func (sh *hub) runTogether(s uint64, a int) {
 	sh.together(own, resolve)
 	d := pace.Now() - t0
 	sh.togetherNs += (d - sh.togetherNs) / 8
-	if sh.prof != nil {
-		secs[0].execNs.Add(d)
-		sh.prof.CoordNs += d
-	}
 	for _, p := range own {
 		sh.at(hookExecuted, p, s)
 		if p > 0 {
