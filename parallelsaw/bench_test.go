@@ -298,3 +298,27 @@ func BenchmarkWalkRatio(b *testing.B) {
 	slices.Sort(ratios)
 	b.ReportMetric(ratios[len(ratios)/2], "median-P1/dense")
 }
+
+// BenchmarkLockstep compares, in one run, lockstep walks with walks a step
+// at a time (stepWalks) at P = 2 on rbm-random:V=4096,H=4096 (scale 0.02,
+// seed 1) and 784 x 500: wall and CPU ns per flip.
+func BenchmarkLockstep(b *testing.B) {
+	for _, sz := range [][2]int{{4096, 4096}, {784, 500}} {
+		m, err := model.RandomRBM(sz[0], sz[1], 1, map[int]float64{4096: 0.02, 784: 0.1}[sz[0]])
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, apart := range []bool{true, false} {
+			name := fmt.Sprintf("%dx%d/lockstep", sz[0], sz[1])
+			if apart {
+				name = fmt.Sprintf("%dx%d/apart", sz[0], sz[1])
+			}
+			b.Run(name, func(b *testing.B) {
+				defer func(s bool) { stepWalks = s }(stepWalks)
+				stepWalks = apart
+				defer pinCoordinator(b)()
+				benchWalks(b, benchEngine(b, m.RBM, 2))
+			})
+		}
+	}
+}

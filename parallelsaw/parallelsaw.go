@@ -30,6 +30,7 @@ const (
 	opSet
 	opFlip
 	opStep
+	opWalk
 	opQuit
 )
 
@@ -47,7 +48,18 @@ type command struct {
 	bias *dense.Bias // opBias
 	path []int32     // opFlip: bits; opStep: bits to make available again
 	dx   []int32     // opFlip: change of x for each bit of path
-	_    [64]byte
+	// opWalk, a lockstep walk (walkSteps): steps j0..wk, the first
+	// flipping first (to firstD; -1: none); per step j < wk two random
+	// words for the candidate, then (P > 1) the word of the pick; step
+	// j's lines hold base + j. The coordinator writes picks and stop (the
+	// step whose pick the sections could not make, -1 if none).
+	j0, wk        int32
+	first, firstD int32
+	words         []uint64
+	base          uint64
+	picks         []walkPick
+	stop          int32
+	_             [64]byte
 }
 
 // result is written by whoever ran the section's command (its worker, or
@@ -55,12 +67,39 @@ type command struct {
 type result struct {
 	_ [64]byte
 	handoff
-	zf    [2]uint64 // opStep: sums after the flip, before the release
-	z     [2]uint64 // opStep: sums at the end
-	cand  int32     // candidate (global bit), -1 if none, -2 if not drawn
-	candF int32     // the candidate's fixed-point field
+	stepOut
 	epart float64
 	_     [64]byte
+}
+
+// stepOut is what a section reports after a step: its sums right after
+// the flip and at the end, and its candidate.
+type stepOut struct {
+	zf    [2]uint64 // sums after the flip, before the release
+	z     [2]uint64 // sums at the end
+	cand  int32     // candidate (global bit), -1 if none, -2 if not drawn
+	candF int32     // the candidate's fixed-point field
+	candD int32     // the candidate's spin once flipped
+}
+
+// stepLine is a section's report of one step of a lockstep walk, on its
+// own cache line: seq (the line's base + step, stored last) says which.
+// Each section has two, for even and odd steps: a section writes step
+// j + 2's line only after every section has published step j + 1, which
+// each does after reading step j's lines.
+type stepLine struct {
+	_   [64]byte
+	seq atomic.Uint64
+	stepOut
+	_ [64]byte
+}
+
+// walkPick is the record of one pick of a lockstep walk, kept by the
+// coordinator: the bit, its fixed-point field and new spin, the sums Z
+// it was drawn from, and the sums right after its flip.
+type walkPick struct {
+	l, F, d int32
+	z, zf   [2]uint64
 }
 
 // section is one worker's share of the state.
@@ -103,6 +142,9 @@ type section struct {
 	mask  []uint32     // all ones for an available bit
 	bias  *dense.Bias
 	stale bool
+	id    int         // the section's index
+	lines [2]stepLine // lockstep walks: even and odd steps
+	wpath []int32     // lockstep walks: the walk's bits so far
 	_     [64]byte
 }
 
@@ -110,11 +152,15 @@ type section struct {
 // stop the workers when the Engine becomes unreachable.
 type shared struct {
 	hub
-	cmd    command
-	secs   []*section
-	s      []int8
-	w      []float64 // the model's W (V x H, row-major; read only)
-	nv, nh int
+	cmd         command
+	secs        []*section
+	s           []int8
+	w           []float64 // the model's W (V x H, row-major; read only)
+	nv, nh      int
+	brokenLines bool   // brokenLines when the engine was made
+	apart       bool   // walkApart when the engine was made
+	base        uint64 // the next lockstep walk's line base
+	own         []int  // scratch: the sections the coordinator runs in a lockstep walk
 }
 
 // Engine is the parallel RBM engine. The zero value is not usable; call New.
@@ -155,14 +201,15 @@ func New(r *model.RBM, init []int8, P int, cpus []int) (*Engine, error) {
 		return nil, fmt.Errorf("parallelsaw: %d initial spins (expected %d)", len(init), n)
 	}
 	q := dense.NewQuantScale(r)
-	sh := &shared{nv: r.V, nh: r.H, s: make([]int8, n), w: r.W}
+	// Lines start at sequence number 0, so the first walk's lines are 1 on.
+	sh := &shared{nv: r.V, nh: r.H, s: make([]int8, n), w: r.W, brokenLines: brokenLines, apart: stepWalks, base: 1}
 	e := &Engine{sh: sh, q: q, owner: make([]int32, n), avail: make([]bool, n), gamma: [2]float64{1, 1}}
 	e.bias = e.biases.Get(q.S, 1, 1, saw.Logistic)
 	for p := 0; p < P; p++ {
 		sc := &section{
 			vlo: p * r.V / P, vhi: (p + 1) * r.V / P,
 			hlo: p * r.H / P, hhi: (p + 1) * r.H / P,
-			bias: e.bias,
+			bias: e.bias, id: p,
 		}
 		sc.ho, sc.do = &sc.out.handoff, func() { sc.exec(sh) }
 		sc.vp, sc.hp = sc.vhi-sc.vlo, sc.hhi-sc.hlo
@@ -412,11 +459,29 @@ func (e *Engine) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64,
 	}
 	e.prepare()
 	start, e0 := len(path), e.e
+	if e.sh.apart {
+		path = e.walkApart(r, k, b, &lf, path)
+	} else {
+		for _, pk := range e.walk(r, k, b) {
+			e.take(&lf, int(pk.l), pk.z, pk.F)
+			path = append(path, pk.l)
+			e.rec.Add(pk.zf[0], pk.zf[1])
+		}
+	}
+	e.settle(path[start:], false)
+	e.rec.End(len(path))
+	return path, lf, e.e - e0
+}
+
+// walkApart is Walk's flips a step at a time, each a round trip through
+// the coordinator (the engines before lockstep walks; see stepWalks).
+func (e *Engine) walkApart(r *rand.PCG, k, b int, lf *[2]float64, path []int32) []int32 {
+	start := len(path)
 	e.step(r, -1, true, b, nil)
 	for t := 0; t < k; t++ {
 		z := e.sums()
 		l, F := e.pick(r, b, z)
-		e.take(&lf, l, z, F)
+		e.take(lf, l, z, F)
 		path = append(path, int32(l))
 		if t < k-1 {
 			e.step(r, l, true, b, nil)
@@ -426,9 +491,7 @@ func (e *Engine) Walk(r *rand.PCG, k, b int, path []int32) ([]int32, [2]float64,
 		zf := e.flipSums()
 		e.rec.Add(zf[0], zf[1])
 	}
-	e.settle(path[start:], false)
-	e.rec.End(len(path))
-	return path, lf, e.e - e0
+	return path
 }
 
 // Replay flips path as one SAW (see saw.Engine). It panics if path repeats
@@ -528,21 +591,32 @@ func (sc *section) exec(sh *shared) {
 		sc.out.epart = sc.energy(sh)
 	case opStep:
 		sc.doStep(sh, c)
+	case opWalk:
+		var own [1]int
+		own[0] = sc.id
+		sh.walkSteps(own[:], nil, &sc.waitNs)
 	}
 }
 
 func (sc *section) doStep(sh *shared, c *command) {
+	sc.stepOnce(sh, int(c.flip), c.d, c.path, c.draw, c.b, c.r, &sc.out.stepOut)
+}
+
+// stepOnce flips bit l (l >= 0) to d, releases the bits of release (when
+// not nil: the walk's last step) and, when draw, draws a candidate at
+// bias b with the words r, reporting in out.
+func (sc *section) stepOnce(sh *shared, l int, d int32, release []int32, draw bool, b int32, r [2]uint64, out *stepOut) {
 	if sc.stale {
 		sc.reweigh(sh, 0)
 		sc.reweigh(sh, 1)
 		sc.stale = false
 	}
-	if l := int(c.flip); l >= 0 {
+	if l >= 0 {
 		if k, mine := sc.local(sh, l); mine {
-			sc.sl[k] = int8(c.d)
+			sc.sl[k] = int8(d)
 			sc.mask[k] = 0
 			sc.t.Take(k)
-			sc.update(sh, l, c.d)
+			sc.update(sh, l, d)
 			if k < sc.vp && sc.compact() && len(sh.secs) > 1 {
 				sc.lazy = append(sc.lazy, int32(len(sc.walkf)), int32(k), int32(len(sc.hflips)))
 				sc.walkf = append(sc.walkf, 0)
@@ -550,17 +624,17 @@ func (sc *section) doStep(sh *shared, c *command) {
 				sc.walkf = append(sc.walkf, sc.fieldAt(sh, k, len(sc.hflips)))
 			}
 		} else {
-			sc.update(sh, l, c.d)
+			sc.update(sh, l, d)
 		}
 	}
-	sc.out.zf = [2]uint64{sc.t.Z(0), sc.t.Z(1)}
-	if c.path != nil { // the walk's last step
+	out.zf = [2]uint64{sc.t.Z(0), sc.t.Z(1)}
+	if release != nil { // the walk's last step
 		for x := 0; x < len(sc.lazy); x += 3 {
 			sc.walkf[sc.lazy[x]] = sc.fieldAt(sh, int(sc.lazy[x+1]), int(sc.lazy[x+2]))
 		}
 		sc.lazy = sc.lazy[:0]
 		tb := sc.bias
-		for _, l := range c.path {
+		for _, l := range release {
 			if k, ok := sc.local(sh, int(l)); ok {
 				sc.mask[k] = ^uint32(0)
 				cl := tb.Class(sc.sl[k], sc.F[k])
@@ -568,16 +642,17 @@ func (sc *section) doStep(sh *shared, c *command) {
 			}
 		}
 	}
-	sc.out.z = [2]uint64{sc.t.Z(0), sc.t.Z(1)}
-	if c.draw {
-		sc.out.cand = -1
-		if n := sc.out.z[c.b]; n > 0 {
-			sc.out.cand = -2
-			for _, x := range c.r {
+	out.z = [2]uint64{sc.t.Z(0), sc.t.Z(1)}
+	if draw {
+		out.cand = -1
+		if n := out.z[b]; n > 0 {
+			out.cand = -2
+			for _, x := range r {
 				if u, ok := bounded(x, n); ok {
-					k := sc.t.Draw(int(c.b), u)
-					sc.out.cand = int32(sc.global(sh, k))
-					sc.out.candF = sc.F[k]
+					k := sc.t.Draw(int(b), u)
+					out.cand = int32(sc.global(sh, k))
+					out.candF = sc.F[k]
+					out.candD = -int32(sc.sl[k])
 					break
 				}
 			}

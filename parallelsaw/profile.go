@@ -127,7 +127,7 @@ func (sh *hub) profEnd() {
 // exec runs section p's current command (do), timed when profiling
 // (coord: on the coordinator's thread).
 func (sh *hub) exec(sc *slot, coord bool) {
-	if sh.prof == nil {
+	if sh.prof == nil || sh.inTogether {
 		sc.do()
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	pace "sardonics/internal/handoff"
 	"sardonics/topology"
@@ -91,6 +92,8 @@ const (
 	hookWorkerWoken                          // await: token received, seq not yet re-checked
 	hookWorkerDone                           // worker: done stored, parked flag not yet checked
 	hookWorkerNotifyTaken                    // worker: parked flag cleared, token not yet sent
+	hookStepPublished                        // lockstep walk: section p published a step (s: the line's number)
+	hookStepSeen                             // lockstep walk: an executor (p: its first section) saw every section's line of a step, not yet read
 	hookInactive                             // run: section p's worker is inactive (the policy), its command about to be claimed by the coordinator (before it is published; in the broken variant, run unclaimed after section 0)
 	hookPoints
 )
@@ -182,6 +185,18 @@ type hub struct {
 	active   int                          // workers taking part in the current command, the coordinator's included
 	waitNs   atomic.Int64                 // the coordinator's CPU spent waiting
 	prof     *profiler                    // nil: not profiling (EnableProfile)
+	// together, when set for a command, runs it in lockstep (a
+	// lockstep walk): the coordinator runs the sections own (section
+	// 0's and those it takes before the first step) all at once, and
+	// resolve, called once after their first step, gives each awake
+	// worker that has not claimed its section its grace, claims those
+	// still unclaimed and returns own with them added.
+	together func(own []int, resolve func([]int) []int)
+	own      []int // scratch for together
+	// togetherNs is the mean wall time of the lockstep commands (the
+	// last 8 or so).
+	togetherNs int64
+	inTogether bool // the current command runs in lockstep (its sections time their steps)
 }
 
 // numCPU is runtime.NumCPU; stress tests raise it, so that a 2-CPU machine
@@ -358,6 +373,7 @@ func (sh *hub) run() {
 			}
 		}
 	}
+	sh.inTogether = sh.together != nil // read by the workers after the store
 	sh.cmdSeq.Store(s)
 	sh.at(hookPublished, 0, s)
 	for p := 1; p < a; p++ {
@@ -365,19 +381,23 @@ func (sh *hub) run() {
 			sh.wake(p, s)
 		}
 	}
-	sh.at(hookExec, 0, s)
-	sh.exec(secs[0], true)
-	sh.at(hookExecuted, 0, s)
-	for p := 1; p < len(secs); p++ {
-		ct := &sh.ctl[p]
-		switch {
-		case p >= a && !ct.passive && sh.brokenIn:
-			sh.at(hookInactive, p, s)
-			sh.runUnclaimed(p, s)
-		case p >= a && !ct.passive:
-			sh.runStolen(p, s) // claimed before it was published
-		case ct.passive || secs[p].ho.sleeping.Load() != 0 || ct.ran == s-1 && secs[p].ho.seen.Load() != s-1:
-			sh.steal(p, s)
+	if sh.together != nil {
+		sh.runTogether(s, a)
+	} else {
+		sh.at(hookExec, 0, s)
+		sh.exec(secs[0], true)
+		sh.at(hookExecuted, 0, s)
+		for p := 1; p < len(secs); p++ {
+			ct := &sh.ctl[p]
+			switch {
+			case p >= a && !ct.passive && sh.brokenIn:
+				sh.at(hookInactive, p, s)
+				sh.runUnclaimed(p, s)
+			case p >= a && !ct.passive:
+				sh.runStolen(p, s) // claimed before it was published
+			case ct.passive || secs[p].ho.sleeping.Load() != 0 || ct.ran == s-1 && secs[p].ho.seen.Load() != s-1:
+				sh.steal(p, s)
+			}
 		}
 	}
 	var w backoff
@@ -486,6 +506,89 @@ func (sh *hub) runStolen(p int, s uint64) {
 	sh.steals++
 }
 
+// runTogether runs command s (a active) in lockstep (see together): the
+// coordinator takes, before it starts, the sections of inactive workers
+// (claimed before it was published; in the broken variant, unclaimed),
+// passive ones and parked ones; after the first step it gives the other
+// workers their grace to claim and takes those that did not. Then the
+// sections it ran count as stolen, as run's do.
+func (sh *hub) runTogether(s uint64, a int) {
+	secs := sh.slots
+	own := append(sh.own[:0], 0)
+	took := func(p int) {
+		sh.at(hookExec, p, s)
+		own = append(own, p)
+	}
+	for p := 1; p < len(secs); p++ {
+		ct := &sh.ctl[p]
+		switch {
+		case p >= a && !ct.passive && sh.brokenIn:
+			sh.at(hookInactive, p, s)
+			took(p)
+		case p >= a && !ct.passive:
+			took(p) // claimed before it was published
+		case ct.passive:
+			if sh.claim(p, s) {
+				took(p)
+			}
+		}
+	}
+	mine := func(p int) bool {
+		for _, q := range own {
+			if q == p {
+				return true
+			}
+		}
+		return false
+	}
+	resolve := func(o []int) []int {
+		own = o
+		for p := 1; p < a; p++ {
+			if mine(p) {
+				continue
+			}
+			// A worker still parked is not waited for. An awake one (a
+			// woken one takes a wake-up's time, tens of microseconds
+			// and a long tail on a virtual machine) is given
+			// graceSpins polls, or up to half a lockstep command's
+			// mean wall time (at most a millisecond) when that is
+			// longer: a section cannot be taken from its worker once
+			// its walk started, and a worker that finds its walk
+			// taken has parked again by the end of it.
+			sc := secs[p]
+			var sp pace.Spell
+			sp.Start(true)
+			wait := min(sh.togetherNs/2, int64(time.Millisecond))
+			for n := 1; sc.claim.seq.Load() != s && sc.ho.sleeping.Load() == 0; n++ {
+				if park, _ := sp.Poll(wait); park && n >= graceSpins {
+					break
+				}
+			}
+			ns, _ := sp.End()
+			sh.waitNs.Add(ns)
+			if sh.claim(p, s) {
+				took(p)
+			}
+		}
+		return own
+	}
+	sh.at(hookExec, 0, s)
+	t0 := pace.Now()
+	sh.together(own, resolve)
+	d := pace.Now() - t0
+	sh.togetherNs += (d - sh.togetherNs) / 8
+	for _, p := range own {
+		sh.at(hookExecuted, p, s)
+		if p > 0 {
+			ct := &sh.ctl[p]
+			ct.ran = s
+			ct.taken++
+			sh.steals++
+		}
+	}
+	sh.own = own
+}
+
 // runUnclaimed is the broken variant's run of an inactive worker's
 // command: without a claim, so the worker, if it is still spinning, can
 // run it too.
@@ -560,7 +663,15 @@ func (sh *hub) worker(p, cpu int, passive bool, started *sync.WaitGroup, build f
 	var last uint64
 	misses := 0
 	for {
-		last = sh.await(p, last, passive || misses >= maxMisses)
+		var woken bool
+		last, woken = sh.await(p, last, passive || misses >= maxMisses)
+		if woken {
+			// Woken to take part: if the command it was woken for is
+			// taken (the coordinator did not wait for the wake-up), it
+			// spins for the next before it parks again (a lockstep
+			// walk is taken whole, and the next comes soon).
+			misses = 0
+		}
 		// Only the current command can be claimed: a claim at or past
 		// last means the coordinator took it (and maybe later ones).
 		if c := sc.claim.seq.Load(); c >= last || !sc.claim.seq.CompareAndSwap(c, last) {
@@ -587,15 +698,16 @@ func (sh *hub) worker(p, cpu int, passive bool, started *sync.WaitGroup, build f
 }
 
 // await waits until the command's sequence number differs from last and
-// returns it: spinning for spinFor (not at all if park, nor once the
+// returns it, and whether a wake-up ended a park: spinning for spinFor (not at all if park, nor once the
 // thread lost its CPU), then parked until the coordinator wakes it,
 // re-checking after every wake-up. It counts its CPU time in the slot's
 // waitNs.
-func (sh *hub) await(p int, last uint64, park bool) uint64 {
+func (sh *hub) await(p int, last uint64, park bool) (uint64, bool) {
 	seq, sc := sh.cmdSeq, sh.slots[p]
 	if s := seq.Load(); s != last {
-		return s
+		return s, false
 	}
+	woken := false
 	sc.spells++
 	sampled := sc.spells%sampleEvery == 0
 	var sp pace.Spell
@@ -604,7 +716,7 @@ func (sh *hub) await(p int, last uint64, park bool) uint64 {
 		if s := seq.Load(); s != last {
 			ns, long := sp.End()
 			sc.waitNs.Add(spellNs(ns, long, sampled))
-			return s
+			return s, woken
 		}
 		if !park {
 			stop, lost := sp.Poll(int64(spinFor))
@@ -626,6 +738,7 @@ func (sh *hub) await(p int, last uint64, park bool) uint64 {
 			continue
 		}
 		<-sc.wake // the coordinator cleared sleeping and sends once
+		woken = true
 		sc.waitNs.Add(spellNs(ns, long, sampled) + pace.ThreadCPU() - c0)
 		sh.at(hookWorkerWoken, p, last)
 		park = false
