@@ -23,7 +23,18 @@
 // fields, integer weights, exact uint64 sums), computed by the same kernel
 // (dense.Table.Update).
 //
-// Per flip: the coordinator (the goroutine calling Walk, which also runs
+// A Walk is one lockstep command (lockstep.go): every executor (the
+// coordinator and each worker that claimed its section) runs the walk's
+// flips on its sections in lockstep, each section publishing each step's
+// sums and candidate on its own line, and every executor making the same
+// pick from random words the coordinator drew beforehand, in the order
+// the step-at-a-time protocol below draws them, so the walks are the
+// same bit for bit; a flip then costs one exchange of lines instead of a
+// round trip through the coordinator, whose bookkeeping runs once the
+// walk is over. Replay, Flip and the other commands still go a step at a
+// time:
+//
+// Per step: the coordinator (the goroutine calling Walk, which also runs
 // section 0) flips the spin and publishes the bit and two random words;
 // every section updates its part of the other layer (one pass of the
 // kernel), reports its sums s_p at both biases and a candidate drawn within
