@@ -14,6 +14,7 @@ import (
 
 	"sardonics/model"
 	"sardonics/runner"
+	"sardonics/sampler"
 	"sardonics/saw"
 	"sardonics/sawsampler"
 	"sardonics/summary"
@@ -77,28 +78,47 @@ func cpuNow() float64 { return runner.ThreadCPU() }
 // measure steps a chain until budget CPU seconds are spent and returns
 // steps, CPU seconds and flips.
 func measure(ctx context.Context, name string, m *model.Model, beta float64, sc sawsampler.Config, budget float64) (steps int64, cpu, wall float64, flips int64, err error) {
+	ch, done, err := warmChain(ctx, name, m, beta, sc, budget)
+	if err != nil {
+		return 0, 0, 0, 0, err
+	}
+	defer done()
+	return runFor(ctx, ch, budget)
+}
+
+// warmChain makes the chain of sampler name on m at beta, on the calling
+// thread pinned as runner pins a trial's coordinator (locked when not
+// pinned), and warms it up (letting the state relax) for a tenth of the
+// budget of CPU seconds; done releases the chain and the thread.
+func warmChain(ctx context.Context, name string, m *model.Model, beta float64, sc sawsampler.Config, budget float64) (ch sampler.Chain, done func(), err error) {
+	unpin := runtime.UnlockOSThread
 	if sc.Engine == "parallel" && len(sc.CPUs) > 0 {
-		undo, _ := topology.PinFor(sc.CPUs[0]) // as runner pins a trial's coordinator
-		defer undo()
+		unpin, _ = topology.PinFor(sc.CPUs[0])
 	} else {
 		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
 	}
 	init := runner.InitialState(1, 0, m.Variables())
 	ch, release, err := runner.NewChain(name, m, beta, sc, runner.StreamFor(1, 0, name), init)
 	if err != nil {
-		return 0, 0, 0, 0, err
+		unpin()
+		return nil, nil, err
 	}
-	defer release()
-	// Warm up (and let the state relax) for a tenth of the budget.
+	done = func() { release(); unpin() }
 	for t0 := cpuNow(); cpuNow()-t0 < budget/10; {
 		if ctx.Err() != nil {
-			return 0, 0, 0, 0, ErrStopped
+			done()
+			return nil, nil, ErrStopped
 		}
 		for i := 0; i < 10; i++ {
 			ch.Step()
 		}
 	}
+	return ch, done, nil
+}
+
+// runFor steps ch in doubling batches until budget CPU seconds are spent
+// and returns steps, CPU and wall seconds and flips.
+func runFor(ctx context.Context, ch sampler.Chain, budget float64) (steps int64, cpu, wall float64, flips int64, err error) {
 	f0 := ch.Stats().Flips
 	t0, w0 := cpuNow(), time.Now()
 	batch := int64(1)

@@ -3,15 +3,12 @@ package bench
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"strings"
 
 	"sardonics/model"
 	"sardonics/parallelsaw"
-	"sardonics/runner"
 	"sardonics/saw"
 	"sardonics/sawsampler"
-	"sardonics/topology"
 )
 
 // parallelSpecs are the models on which the parallel group measures the
@@ -106,18 +103,11 @@ func serialShare(rep *Report, cfg Config, spec string, m *model.Model, sc sawsam
 // seconds of the coordinator's CPU after a warm-up of a tenth of it, with
 // the engine's profile on, and returns the profile and the flips.
 func profileRun(ctx context.Context, m *model.Model, sc sawsampler.Config, budget float64) (parallelsaw.Profile, int64, error) {
-	if len(sc.CPUs) > 0 {
-		undo, _ := topology.PinFor(sc.CPUs[0])
-		defer undo()
-	} else {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-	}
-	ch, release, err := runner.NewChain("sardonics", m, 1, sc, runner.StreamFor(1, 0, "sardonics"), runner.InitialState(1, 0, m.Variables()))
+	ch, done, err := warmChain(ctx, "sardonics", m, 1, sc, budget)
 	if err != nil {
 		return parallelsaw.Profile{}, 0, err
 	}
-	defer release()
+	defer done()
 	var eng profiled
 	if c, ok := ch.(interface{ Engine() saw.Engine }); ok {
 		eng, _ = c.Engine().(profiled)
@@ -125,19 +115,7 @@ func profileRun(ctx context.Context, m *model.Model, sc sawsampler.Config, budge
 	if eng == nil {
 		return parallelsaw.Profile{}, 0, fmt.Errorf("engine %q keeps no profile", sc.Engine)
 	}
-	for t0 := cpuNow(); cpuNow()-t0 < budget/10; {
-		if ctx.Err() != nil {
-			return parallelsaw.Profile{}, 0, ErrStopped
-		}
-		ch.Step()
-	}
 	eng.EnableProfile()
-	f0 := ch.Stats().Flips
-	for t0 := cpuNow(); cpuNow()-t0 < budget; {
-		if ctx.Err() != nil {
-			return parallelsaw.Profile{}, 0, ErrStopped
-		}
-		ch.Step()
-	}
-	return eng.Profile(), ch.Stats().Flips - f0, nil
+	_, _, _, flips, err := runFor(ctx, ch, budget)
+	return eng.Profile(), flips, err
 }

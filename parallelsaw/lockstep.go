@@ -68,6 +68,7 @@ func (sh *shared) stride() int {
 func (sh *shared) walkSteps(own []int, resolve func([]int) []int, waitNs *atomic.Int64) {
 	c := &sh.cmd
 	st := sh.stride()
+	s := sh.cmdSeq.Load()
 	l, d := int(c.first), c.firstD
 	for j := int(c.j0); ; j++ {
 		last := j == int(c.wk)
@@ -84,26 +85,15 @@ func (sh *shared) walkSteps(own []int, resolve func([]int) []int, waitNs *atomic
 		if last && resolve == nil {
 			return
 		}
-		sh.awaitLines(j, waitNs)
+		sh.awaitLines(j, s, waitNs)
 		sh.at(hookStepSeen, own[0], c.base+uint64(j))
 		if resolve != nil && (j > int(c.j0) || c.first >= 0) {
-			var zf [2]uint64
-			for p := range sh.secs {
-				o := &sh.line(p, j).stepOut
-				zf[0] += o.zf[0]
-				zf[1] += o.zf[1]
-			}
-			c.picks[j-1].zf = zf
+			_, c.picks[j-1].zf = sh.lineSums(j)
 		}
 		if last {
 			return
 		}
-		var z [2]uint64
-		for p := range sh.secs {
-			o := &sh.line(p, j).stepOut
-			z[0] += o.z[0]
-			z[1] += o.z[1]
-		}
+		z, _ := sh.lineSums(j)
 		if resolve != nil {
 			c.picks[j].z = z
 		}
@@ -111,11 +101,7 @@ func (sh *shared) walkSteps(own []int, resolve func([]int) []int, waitNs *atomic
 		if len(sh.secs) > 1 {
 			var u uint64
 			if u, ok = bounded(c.words[st*j+2], z[c.b]); ok {
-				for cum := uint64(0); p < len(sh.secs); p++ {
-					if cum += sh.line(p, j).z[c.b]; u < cum {
-						break
-					}
-				}
+				p = sh.sectionAt(j, int(c.b), u)
 			}
 		}
 		var o *stepOut
@@ -173,8 +159,38 @@ func (sh *shared) sectionStep(p, j, l int, d int32, last, coord bool) {
 	sh.at(hookStepPublished, p, c.base+uint64(j))
 }
 
-// awaitLines waits until every section has published step j.
-func (sh *shared) awaitLines(j int, waitNs *atomic.Int64) {
+// lineSums is the sums of every section's line of step j: at its end
+// (z) and right after its flip (zf).
+func (sh *shared) lineSums(j int) (z, zf [2]uint64) {
+	for p := range sh.secs {
+		o := &sh.line(p, j).stepOut
+		z[0], z[1] = z[0]+o.z[0], z[1]+o.z[1]
+		zf[0], zf[1] = zf[0]+o.zf[0], zf[1]+o.zf[1]
+	}
+	return z, zf
+}
+
+// sectionAt is the section whose share of step j's sum at bias b holds
+// u (u below that sum): section p with probability Z_p / Z.
+func (sh *shared) sectionAt(j, b int, u uint64) int {
+	return sectionOf(len(sh.secs), func(p int) uint64 { return sh.line(p, j).z[b] }, u)
+}
+
+// sectionOf is the first of n sections whose cumulative sum (z(0) + ...
+// + z(p)) exceeds u.
+func sectionOf(n int, z func(int) uint64, u uint64) int {
+	p := 0
+	for cum := uint64(0); p < n; p++ {
+		if cum += z(p); u < cum {
+			break
+		}
+	}
+	return p
+}
+
+// awaitLines waits until every section has published step j of command
+// s (the command's sequence number when the executor started it).
+func (sh *shared) awaitLines(j int, s uint64, waitNs *atomic.Int64) {
 	want := sh.cmd.base + uint64(j)
 	for p := range sh.secs {
 		ln := sh.line(p, j)
@@ -183,19 +199,21 @@ func (sh *shared) awaitLines(j int, waitNs *atomic.Int64) {
 		}
 		var sp pace.Spell
 		sp.Start(true)
+		told := false
 		for n := 1; ln.seq.Load() < want; n++ {
 			// Its CPU, not its wall time, is counted (a thread the OS
 			// took off its CPU meanwhile did not spend it), and a lost
 			// CPU sends the policy back to one thread.
-			if _, lost := sp.Poll(math.MaxInt64); lost && sh.pol != nil && n&(1<<16-1) == 0 {
+			if _, lost := sp.Poll(math.MaxInt64); lost && !told && sh.pol != nil {
 				sh.pol.Lost()
+				told = true
 			}
 			if n&(1<<16-1) == 0 {
 				// About 100 us: an executor without a CPU (GOMAXPROCS,
 				// the OS) may need ours. (Not sooner: a thread locked to
 				// its goroutine pays a wake-up for a yield.)
 				runtime.Gosched()
-				if sh.quitting {
+				if sh.cmdSeq.Load() != s {
 					return // Close after the coordinator failed mid-walk
 				}
 			}
@@ -239,11 +257,7 @@ func (e *Engine) walk(r *rand.PCG, k, b int) []walkPick {
 			if !ok {
 				u = dense.Uniform(r, pk.z[b])
 			}
-			for cum := uint64(0); p < len(sh.secs); p++ {
-				if cum += sh.line(p, j).z[b]; u < cum {
-					break
-				}
-			}
+			p = sh.sectionAt(j, b, u)
 		}
 		sc, o := sh.secs[p], &sh.line(p, j).stepOut
 		pk.l, pk.F, pk.d = o.cand, o.candF, o.candD

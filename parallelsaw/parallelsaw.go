@@ -158,7 +158,7 @@ type shared struct {
 	w           []float64 // the model's W (V x H, row-major; read only)
 	nv, nh      int
 	brokenLines bool   // brokenLines when the engine was made
-	apart       bool   // walkApart when the engine was made
+	apart       bool   // stepWalks when the engine was made
 	base        uint64 // the next lockstep walk's line base
 	own         []int  // scratch: the sections the coordinator runs in a lockstep walk
 }
@@ -429,13 +429,7 @@ func (e *Engine) pick(r *rand.PCG, b int, z [2]uint64) (int, int32) {
 	secs := e.sh.secs
 	p := 0
 	if len(secs) > 1 {
-		u := dense.Uniform(r, z[b])
-		for c := uint64(0); p < len(secs); p++ {
-			c += secs[p].out.z[b]
-			if u < c {
-				break
-			}
-		}
+		p = sectionOf(len(secs), func(p int) uint64 { return secs[p].out.z[b] }, dense.Uniform(r, z[b]))
 	}
 	sc := secs[p]
 	l := int(sc.out.cand)

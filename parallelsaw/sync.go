@@ -500,6 +500,11 @@ func (sh *hub) runStolen(p int, s uint64) {
 	sh.at(hookExec, p, s)
 	sh.exec(sc, true)
 	sh.at(hookExecuted, p, s)
+	sh.stolen(p, s)
+}
+
+// stolen records that the coordinator ran worker p's command s.
+func (sh *hub) stolen(p int, s uint64) {
 	ct := &sh.ctl[p]
 	ct.ran = s
 	ct.taken++
@@ -580,10 +585,7 @@ func (sh *hub) runTogether(s uint64, a int) {
 	for _, p := range own {
 		sh.at(hookExecuted, p, s)
 		if p > 0 {
-			ct := &sh.ctl[p]
-			ct.ran = s
-			ct.taken++
-			sh.steals++
+			sh.stolen(p, s)
 		}
 	}
 	sh.own = own
@@ -698,10 +700,10 @@ func (sh *hub) worker(p, cpu int, passive bool, started *sync.WaitGroup, build f
 }
 
 // await waits until the command's sequence number differs from last and
-// returns it, and whether a wake-up ended a park: spinning for spinFor (not at all if park, nor once the
-// thread lost its CPU), then parked until the coordinator wakes it,
-// re-checking after every wake-up. It counts its CPU time in the slot's
-// waitNs.
+// returns it, and whether a wake-up ended a park: spinning for spinFor
+// (not at all if park, nor once the thread lost its CPU), then parked
+// until the coordinator wakes it, re-checking after every wake-up. It
+// counts its CPU time in the slot's waitNs.
 func (sh *hub) await(p int, last uint64, park bool) (uint64, bool) {
 	seq, sc := sh.cmdSeq, sh.slots[p]
 	if s := seq.Load(); s != last {
