@@ -105,6 +105,7 @@ type classes struct {
 	edges   []int8  // 2J/g of m's CSR entries, if all fit in an int8
 	edges32 []int32 // else 2J/g here
 	deg     int32   // every row's length, if all are equal; else 0
+	top     int64   // the largest |J|
 	r       int32   // |q| <= r
 	cls     []uint8 // class of q at cls[q+r]
 	base    []int32 // class c's members start at base[c] in an engine's mem
@@ -121,13 +122,19 @@ var errNotInteger = errors.New("couplings and fields are not all integers of mag
 // once per such key (a lattice has a handful) and counted per key.
 func analyze(m *model.Ising) (*classes, error) {
 	isInt := func(x float64) bool { return x == math.Trunc(x) && math.Abs(x) <= maxInt }
-	g := int64(0)
-	for _, xs := range [][]float64{m.H, m.J} {
+	g, top := int64(0), 0.0 // top: the largest |J|
+	for k, xs := range [][]float64{m.H, m.J} {
 		for _, x := range xs {
 			if !isInt(x) {
 				return nil, errNotInteger
 			}
-			g = gcd(g, int64(math.Abs(x)))
+			a := math.Abs(x)
+			if k == 1 && a > top {
+				top = a
+			}
+			if g != 1 { // gcd(1, x) = 1: no division per entry once g is 1
+				g = gcd(g, int64(a))
+			}
 		}
 	}
 	if g == 0 {
@@ -181,8 +188,18 @@ func analyze(m *model.Ising) (*classes, error) {
 	for r := range recent {
 		recent[r].n = -1
 	}
+	// The previous row's |h| and |J|s as the model holds them: a row
+	// equal to it, entry for entry, has its set (most rows of a lattice),
+	// found without the divisions and the sort. (The sets of h and -h are
+	// the same: each holds the negation of its every value.)
+	prevH, prevJ, prevIdx := math.NaN(), []float64(nil), -1
 	for i := range m.N {
 		js := m.J[m.Start[i]:m.Start[i+1]]
+		if prevIdx >= 0 && math.Abs(m.H[i]) == prevH && sameAbs(js, prevJ) {
+			counts[prevIdx]++
+			continue
+		}
+		prevIdx = -1
 		if len(js) > rowKeyMax {
 			q, err := qset(i, js)
 			if err == nil {
@@ -228,13 +245,14 @@ func analyze(m *model.Ising) (*classes, error) {
 			recent[0], recentIdx[0] = k, idx
 		}
 		counts[idx]++
+		prevH, prevJ, prevIdx = math.Abs(m.H[i]), js, idx
 	}
 	for k, q := range sets {
 		if err := add(q, counts[k]); err != nil {
 			return nil, err
 		}
 	}
-	c := &classes{g: g}
+	c := &classes{g: g, top: int64(top)}
 	for x := range union {
 		if x > maxRange || x < -maxRange {
 			return nil, fmt.Errorf("energy change %d outside +-%d", 2*g*x, 2*g*maxRange)
@@ -248,24 +266,43 @@ func analyze(m *model.Ising) (*classes, error) {
 	return c, nil
 }
 
+// sameAbs reports whether a and b have the same length and the same
+// magnitudes entry for entry.
+func sameAbs(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, x := range a {
+		if math.Abs(x) != math.Abs(b[k]) {
+			return false
+		}
+	}
+	return true
+}
+
 // rowKeyMax is the longest row analyze computes once per key.
 const rowKeyMax = 8
 
 // derive fills the tables of c that every engine on m shares.
 func (c *classes) derive(m *model.Ising) {
-	small := true
-	for _, j := range m.J {
-		small = small && 2*abs64(int64(j)/c.g) <= math.MaxInt8
+	// J/g, without the division where g = 1 (the division was most of a
+	// large model's derive).
+	g := c.g
+	byG := func(j float64) int64 {
+		if g == 1 {
+			return int64(j)
+		}
+		return int64(j) / g
 	}
-	if small {
+	if 2*(c.top/g) <= math.MaxInt8 {
 		c.edges = make([]int8, len(m.J))
 		for k, j := range m.J {
-			c.edges[k] = int8(2 * (int64(j) / c.g))
+			c.edges[k] = int8(2 * byG(j))
 		}
 	} else {
 		c.edges32 = make([]int32, len(m.J))
 		for k, j := range m.J {
-			c.edges32[k] = int32(2 * (int64(j) / c.g))
+			c.edges32[k] = int32(2 * byG(j))
 		}
 	}
 	c.deg = m.Start[1] - m.Start[0]
@@ -655,29 +692,46 @@ func (bk *Bucket) SetSpins(s []int8) {
 		panic(fmt.Sprintf("sparse: %d spins for %d variables", len(s), bk.n))
 	}
 	copy(bk.s, s)
-	m := bk.m
 	for c := range bk.cl {
 		bk.cl[c].cnt = 0
 	}
-	bk.eInt = 0
-	for i := range int32(bk.n) {
-		si := int64(bk.s[i])
-		f := int64(m.H[i])
-		pair := int64(0)
-		for k := m.Start[i]; k < m.Start[i+1]; k++ {
-			sj := int64(bk.s[m.Adj[k]])
-			f += int64(m.J[k]) * sj
-			if m.Adj[k] > i {
-				pair += int64(m.J[k]) * sj
-			}
-		}
-		bk.eInt -= si * (pair + int64(m.H[i]))
-		qb := int32(si*f/bk.g) + bk.r
-		bk.bits[i] = bbit{qb: qb, s: int16(si), c: bk.cls[qb], ov: -1}
-		bk.insert(i, bk.class(i))
+	if bk.edges != nil {
+		bk.eInt = setSpins(bk, bk.edges)
+	} else {
+		bk.eInt = setSpins(bk, bk.edges32)
 	}
 	clear(bk.tcnt) // insert counted every bit out of the unavailable ones
 	bk.recN = -1
+}
+
+// setSpins fills every bit's state from the spins bk.s and puts the bits
+// in their classes in index order; it returns the energy without Offset.
+// It works in the engine's integers (2J/g per entry), not the model's
+// float64 couplings: one pass over 1/8 of the bytes, no division per bit
+// where g = 1.
+func setSpins[E coef](bk *Bucket, jq []E) int64 {
+	m, sp, g := bk.m, bk.s, bk.g
+	var e2 int64 // -2 E/g: 2 sum_i s_i (h_i/g + sum_{j>i} J_ij s_j/g)
+	for i := range int32(bk.n) {
+		si := int64(sp[i])
+		h := int64(m.H[i])
+		if h != 0 && g != 1 {
+			h /= g
+		}
+		lo, hi := bk.row(i)
+		f2, pair2 := 2*h, int64(0) // 2 field/g, 2 sum_{j>i} J s_j/g
+		for k := lo; k < hi; k++ {
+			j := bk.adj[k]
+			x := int64(jq[k]) * int64(sp[j])
+			f2 += x
+			pair2 += x & -int64(b2i(j > i)) // no branch on the row's order
+		}
+		e2 += si * (pair2 + 2*h)
+		qb := int32(si*f2/2) + bk.r
+		bk.bits[i] = bbit{qb: qb, s: int16(si), c: bk.cls[qb], ov: -1}
+		bk.insert(i, bk.class(i))
+	}
+	return -e2 / 2 * g
 }
 
 var _ saw.StateEngine = (*Bucket)(nil)

@@ -49,3 +49,32 @@ func BenchmarkDefaultSmall2D(b *testing.B) {
 	pm := func() float64 { return float64(2*r.IntN(2) - 1) }
 	benchDefault(b, torus(b, 128, pm, pm), 1)
 }
+
+// BenchmarkBuildLarge2D is the part of a 10^6-spin trial that is not
+// sampling: the model's analysis (cached per model, so cleared here) and
+// an engine at a random state.
+func BenchmarkBuildLarge2D(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	pm := func() float64 { return float64(2*r.IntN(2) - 1) }
+	m := torus(b, 1000, pm, pm)
+	init := make([]int8, m.N)
+	for i := range init {
+		init[i] = int8(2*r.IntN(2) - 1)
+	}
+	b.Run("analysis", func(b *testing.B) {
+		for b.Loop() {
+			c, err := analyze(m)
+			if err != nil {
+				b.Fatal(err)
+			}
+			c.derive(m)
+		}
+	})
+	b.Run("engine", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := NewBucket(m, init); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
