@@ -15,15 +15,19 @@ func FlipUnits(v, h int) float64 {
 // engine runs, with P >= 2 sections, only on an RBM whose FlipUnits reach
 // it. The cost model: the serial dense engine pays about a per unit of a
 // flip, P sections pay a/P per unit plus a hand-off of about c per flip,
-// so P = 2 wins when FlipUnits > 2c/a. The value is the smallest size
-// measured to win: results/scaling (16-core Xeon, whole trials at P = 2)
-// has 784 x 500 (611 units) at 0.72x and 4096 x 4096 (4096 units) at
-// 1.18x the serial dense engine; nothing between was measured there. On a
-// loaded 2-core machine P = 2 loses at every size (the worker gets no
-// CPU). `sardonics bench --only parallel` (scripts/parallel-speedup.sh)
-// measures 784 x 500, 2048 x 2048 and 4096 x 4096 and says whether this
-// rule agrees on the machine at hand.
-const MinFlipUnits = 4096
+// so P = 2 wins when FlipUnits > 2c/a. Measured with the lockstep walks
+// (scripts/parallel-trials.sh, whole trials, medians of 3, the quiet
+// 2-core VM, 2026-11-29; results/parallel-speedup/crossover-2core.md):
+// P = 2 over the serial engine at 611 units (784 x 500) 1.04x, 768 units
+// 1.10x, 1024 1.15x, 1536 1.25x, 2048 1.31x; `sardonics bench --only
+// parallel` (engine only, no build) has 784 x 500 at 0.76x and 2048 x 2048
+// at 1.28x. So the crossover is the smallest size both measures win at.
+// (Before the lockstep walks, a 16-core Xeon had 784 x 500 at 0.72x and
+// 2048 x 2048 at 0.95-1.08x: results/scaling, results/parallel-speedup.)
+// `sardonics bench --only parallel` (scripts/parallel-speedup.sh) says
+// whether this rule agrees on the machine at hand; the run-time policy
+// (internal/handoff) falls back to one thread where two do not pay.
+const MinFlipUnits = 1024
 
 // Pays reports whether P sections are expected to beat the serial dense
 // engine on a V x H RBM (the cost model above).
@@ -33,14 +37,11 @@ func Pays(v, h, P int) bool { return P >= 2 && FlipUnits(v, h) >= MinFlipUnits }
 // glasses, dense QUBOs): the partitioned DenseEngine runs, with P >= 2
 // sections, only on a model of at least MinDenseSpins spins. A flip
 // updates every spin's field and weight, so the cost model above holds
-// with N units per flip, plus the coordinator's pick in the owning
-// section's table. Not yet measured on a many-core machine: the value is
-// an estimate from the serial engine's cost on a 2-core machine (about
-// 2.3 us per flip at N = 1000, 11 us at N = 8192, 1.3 to 1.4 ns per spin)
-// against a hand-off and pick of a few hundred ns, with the RBM's margin;
-// `sardonics bench --only parallel` (sk:N=8192) and
-// scripts/parallel-speedup.sh say whether it holds.
-const MinDenseSpins = 4096
+// with N units per flip, plus the pick in the owning section's table.
+// Measured as MinFlipUnits (crossover-2core.md): P = 2 over the serial
+// denseising engine at N = 512 0.84x, 1024 0.91x, 2048 1.27x, 4096 1.19x,
+// 8192 1.5-1.6x.
+const MinDenseSpins = 2048
 
 // PaysDense reports whether P sections are expected to beat the serial
 // denseising engine on a dense model of n spins.

@@ -8,6 +8,9 @@
 #
 #   scripts/parallel-trials.sh [BINARY] [REPS]   # defaults: out/sardonics, 3
 #
+# MODELS replaces the list: "SPEC STEPS;SPEC STEPS;..." (for the crossovers
+# of --engine auto, parallelsaw/crossover.go).
+#
 # Time it on a quiet machine (check `uptime`): a busy core halves the
 # parallel engine's speed by design (its policy falls back to one thread).
 set -euo pipefail
@@ -16,7 +19,9 @@ R=${2:-3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
-for m in "rbm-random:V=4096,H=4096,seed=1,scale=0.02 4000" "sk:N=8192,seed=1 40000" "rbm-random:V=784,H=500,seed=1 20000"; do
+models=("rbm-random:V=4096,H=4096,seed=1,scale=0.02 4000" "sk:N=8192,seed=1 40000" "rbm-random:V=784,H=500,seed=1 20000")
+[ -z "${MODELS:-}" ] || IFS=';' read -r -a models <<<"$MODELS"
+for m in "${models[@]}"; do
 	set -- $m
 	for r in $(seq "$R"); do
 		for e in dense parallel; do
