@@ -31,7 +31,9 @@
 // the step-at-a-time protocol below draws them, so the walks are the
 // same bit for bit; a flip then costs one exchange of lines instead of a
 // round trip through the coordinator, whose bookkeeping runs once the
-// walk is over. Replay, Flip and the other commands still go a step at a
+// walk is over. At its end the float64 fields of its visible flips (for
+// its energy) are caught up, shared out between the sections by the
+// length of each catch-up so that no section waits for another's. Replay, Flip and the other commands still go a step at a
 // time:
 //
 // Per step: the coordinator (the goroutine calling Walk, which also runs

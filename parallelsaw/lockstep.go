@@ -1,9 +1,11 @@
 package parallelsaw
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync/atomic"
 
 	"sardonics/dense"
@@ -36,6 +38,12 @@ import (
 // fast executor then overwrites a line that a slow one has not read yet
 // (the stress test must catch it).
 var brokenLines = false
+
+// brokenCatchUp, set only by a test, makes the engines built after it
+// deal a lockstep walk's catch-ups (catchUpPhase) differently on each
+// executor (ties to the executor's own section): some are done twice, some
+// never, and the walk's energy reads fields never written.
+var brokenCatchUp = false
 
 // stepWalks, set only by tests and benchmarks, makes the engines built
 // after it walk a step at a time (each flip a round trip through the
@@ -82,15 +90,19 @@ func (sh *shared) walkSteps(own []int, resolve func([]int) []int, waitNs *atomic
 				sh.sectionStep(p, j, l, d, last, true)
 			}
 		}
-		if last && resolve == nil {
-			return
+		if last && resolve == nil && !sh.secs[own[0]].compact() {
+			return // nothing to catch up: the command's end is the walk's
 		}
 		sh.awaitLines(j, s, waitNs)
 		sh.at(hookStepSeen, own[0], c.base+uint64(j))
+		if resolve != nil && sh.prof != nil {
+			sh.prof.imbalance(sh, j)
+		}
 		if resolve != nil && (j > int(c.j0) || c.first >= 0) {
 			_, c.picks[j-1].zf = sh.lineSums(j)
 		}
 		if last {
+			sh.catchUpPhase(own, resolve != nil)
 			return
 		}
 		z, _ := sh.lineSums(j)
@@ -128,15 +140,9 @@ func (sh *shared) walkSteps(own []int, resolve func([]int) []int, waitNs *atomic
 // the coordinator's, coord).
 func (sh *shared) sectionStep(p, j, l int, d int32, last, coord bool) {
 	c := &sh.cmd
+	var t0 int64
 	if sh.prof != nil {
-		t0 := pace.Now()
-		defer func() {
-			dt := pace.Now() - t0
-			sh.secs[p].execNs.Add(dt)
-			if coord {
-				sh.prof.CoordNs += dt
-			}
-		}()
+		t0 = pace.Now()
 	}
 	sc := sh.secs[p]
 	if j == 0 {
@@ -154,9 +160,116 @@ func (sh *shared) sectionStep(p, j, l int, d int32, last, coord bool) {
 		r = [2]uint64{c.words[st*j], c.words[st*j+1]}
 	}
 	ln := sh.line(p, j)
-	sc.stepOnce(sh, l, d, release, !last, c.b, r, &ln.stepOut)
+	sc.stepOnce(sh, l, d, release, true, !last, c.b, r, &ln.stepOut)
+	if sh.prof != nil {
+		dt := pace.Now() - t0
+		ln.ns = dt
+		sc.execNs.Add(dt)
+		if coord {
+			sh.prof.CoordNs += dt
+		}
+	}
 	ln.seq.Store(c.base + uint64(j))
 	sh.at(hookStepPublished, p, c.base+uint64(j))
+}
+
+// catchUpJob is a lazy field to catch up at a lockstep walk's end:
+// section q's entry x of its lazy list, cost the length of its catch-up,
+// and the section whose executor does it (catchUpPhase).
+type catchUpJob struct{ q, x, cost, to int32 }
+
+// catchUpPhase is a lockstep walk's end, after its last step: the lazy
+// fields of every section (the float64 fields of the walk's visible
+// flips, for its energy; see section.walkf), shared out between the
+// sections so that each does about the same work. Left to their owners,
+// the few of a walk (about half its flips) fell unevenly: on rbm-random
+// 4096 x 4096 at P = 2 the slower section's last step took 5.5 us more
+// than the faster's, a walk's largest wait. Every executor makes the same
+// deal from the lists, which are complete once it has read the last
+// step's lines (the longest catch-up first, to the section with the least
+// work so far: Graham's LPT rule), and does its sections' share. A
+// catch-up reads the log of the section that does it (in its cache; every
+// section logs the same hidden flips) and writes the owner's field: the
+// same additions in the same order, so the same bits. The command's end
+// (the coordinator's run waits for every section) is the phase's barrier;
+// the coordinator then empties the lists (endCatchUps).
+func (sh *shared) catchUpPhase(own []int, coord bool) {
+	sc0 := sh.secs[own[0]]
+	jobs := sc0.jobs[:0]
+	for q, sc := range sh.secs {
+		for x := 0; x < len(sc.lazy); x += lazyLen {
+			jobs = append(jobs, catchUpJob{q: int32(q), x: int32(x), cost: sc.lazy[x+3]})
+		}
+	}
+	sc0.jobs = jobs
+	if len(jobs) == 0 {
+		return
+	}
+	if len(sc0.loads) != len(sh.secs) {
+		sc0.loads = make([]int64, len(sh.secs))
+	}
+	tie := 0
+	if sh.brokenCatchUp {
+		tie = own[0]
+	}
+	deal(jobs, sc0.loads, tie)
+	sh.at(hookCatchUp, own[0], 0)
+	for _, p := range own {
+		var t0 int64
+		if sh.prof != nil {
+			t0 = pace.Now()
+		}
+		for _, jb := range jobs {
+			if int(jb.to) == p {
+				sh.secs[jb.q].catchUp(sh, int(jb.x), sh.secs[p].hflips)
+			}
+		}
+		if sh.prof != nil {
+			dt := pace.Now() - t0
+			sh.secs[p].catchNs = dt
+			sh.secs[p].execNs.Add(dt)
+			if coord {
+				sh.prof.CoordNs += dt
+			}
+		}
+	}
+}
+
+// endCatchUps is the coordinator's part of catchUpPhase once every
+// section has ended the walk's command: it empties the lazy lists (and,
+// when profiling, counts the phase's imbalance).
+func (sh *shared) endCatchUps() {
+	if sh.prof != nil && len(sh.secs) > 1 && len(sh.secs[0].jobs) > 0 {
+		lo, hi := int64(math.MaxInt64), int64(0)
+		for _, sc := range sh.secs {
+			lo, hi = min(lo, sc.catchNs), max(hi, sc.catchNs)
+		}
+		sh.prof.LastSteps++
+		sh.prof.LastImbalance += hi - lo
+	}
+	for _, sc := range sh.secs {
+		sc.lazy, sc.catchNs = sc.lazy[:0], 0
+	}
+}
+
+// deal gives each job one of len(load) sections (to) by Graham's LPT
+// rule: the longest job first (ties in list order), to the section with
+// the least work (ties to the lowest; tie, not 0 only in the broken
+// variant, to that section). It depends only on the jobs, so every
+// executor makes the same deal.
+func deal(jobs []catchUpJob, load []int64, tie int) {
+	slices.SortStableFunc(jobs, func(a, b catchUpJob) int { return cmp.Compare(b.cost, a.cost) })
+	clear(load)
+	for i := range jobs {
+		to := tie // 0, but in the broken variant
+		for p := range load {
+			if load[p] < load[to] || load[p] == load[to] && p < to && tie == 0 {
+				to = p
+			}
+		}
+		jobs[i].to = int32(to)
+		load[to] += int64(jobs[i].cost) + 1 // + 1: a job costs something even with nothing logged
+	}
 }
 
 // lineSums is the sums of every section's line of step j: at its end
@@ -245,6 +358,7 @@ func (e *Engine) walk(r *rand.PCG, k, b int) []walkPick {
 		sh.run()
 		sh.together = nil
 		if c.stop < 0 {
+			sh.endCatchUps()
 			return c.picks
 		}
 		// The sections stopped at step j, every one's line published:

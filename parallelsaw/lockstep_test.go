@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"sardonics/dense"
 	"sardonics/internal/rbmtest"
 )
 
@@ -15,7 +16,7 @@ import (
 // then, so that the worker, free to go on, writes its next step.
 func lockstepRun(t *testing.T, walks int) ([][]int32, [][2]float64, []float64, error) {
 	m := stressModel{name: "rbm", rbm: rbmtest.RandomRBM(t, 12, 8, 0.5, 6)}
-	n := 0
+	n, w := 0, 0
 	var pr *probe
 	pr = &probe{P: 2, chaos: allActive, pause: func(h hookPoint, p int, s uint64) {
 		switch {
@@ -29,6 +30,16 @@ func lockstepRun(t *testing.T, walks int) ([][]int32, [][2]float64, []float64, e
 		case h == hookStepSeen && p == 0:
 			if n++; n%3 == 0 {
 				time.Sleep(time.Duration(5+n%50) * time.Microsecond)
+			}
+		case h == hookStepSeen && p == 1:
+			// The worker, held before its next step.
+			if w++; w%4 == 0 {
+				time.Sleep(time.Duration(5+w%30) * time.Microsecond)
+			}
+		case h == hookCatchUp && p == 1:
+			// The worker, held before its share of a walk's catch-ups.
+			if w++; w%2 == 0 {
+				time.Sleep(time.Duration(20+w%30) * time.Microsecond)
 			}
 		}
 	}}
@@ -46,12 +57,14 @@ func lockstepRun(t *testing.T, walks int) ([][]int32, [][2]float64, []float64, e
 	return paths, lfs, es, nil
 }
 
-// TestLockstepWalks: lockstep walks, with the coordinator held between
-// seeing a step's lines and reading them, are bit for bit the walks a
-// step at a time (stepWalks) and those of one thread; and a broken
-// variant whose sections write every step on the same line (a fast
-// executor then overwrites the line a slow one is about to read) gives
-// other walks: the check can fail.
+// TestLockstepWalks: lockstep walks, with the coordinator and the worker
+// held between seeing a step's lines and reading them, are bit for bit
+// the walks a step at a time (stepWalks) and those of one thread; and two
+// broken variants give other walks or energies: sections that write
+// every step on the same line (a fast executor then overwrites the line a
+// slow one is about to read), and, with compact sections, executors that
+// deal a walk's catch-ups differently (brokenCatchUp: some are done twice,
+// some never). The checks can fail.
 func TestLockstepWalks(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	const walks = 400
@@ -66,7 +79,9 @@ func TestLockstepWalks(t *testing.T) {
 		}
 		return p, l, e
 	}
-	rp, rl, re := ref()
+	var rp [][]int32
+	var rl [][2]float64
+	var re []float64
 	same := func(p [][]int32, l [][2]float64, e []float64) bool {
 		for i := range p {
 			if !slices.Equal(p[i], rp[i]) || l[i] != rl[i] || e[i] != re[i] {
@@ -75,6 +90,28 @@ func TestLockstepWalks(t *testing.T) {
 		}
 		return true
 	}
+	if dense.CompactFrom > 0 {
+		// The broken catch-up, with compact sections (whose visible
+		// fields are caught up at a walk's end).
+		func() {
+			defer func(c int) { dense.CompactFrom = c }(dense.CompactFrom)
+			dense.CompactFrom = 0
+			rp, rl, re = ref()
+			p, l, e, err := lockstepRun(t, walks)
+			if err != nil || !same(p, l, e) {
+				t.Fatalf("compact lockstep walks differ from the walks a step at a time (%v)", err)
+			}
+			if raceEnabled {
+				return // the broken variant races on the fields by design
+			}
+			defer func(b bool) { brokenCatchUp = b }(brokenCatchUp)
+			brokenCatchUp = true
+			if p, l, e, err = lockstepRun(t, walks); err == nil && same(p, l, e) {
+				t.Fatal("the broken deal of the catch-ups gave the same walks: the check cannot fail")
+			}
+		}()
+	}
+	rp, rl, re = ref()
 	p, l, e, err := lockstepRun(t, walks)
 	if err != nil {
 		t.Fatal(err)

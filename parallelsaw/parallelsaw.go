@@ -80,6 +80,7 @@ type stepOut struct {
 	cand  int32     // candidate (global bit), -1 if none, -2 if not drawn
 	candF int32     // the candidate's fixed-point field
 	candD int32     // the candidate's spin once flipped
+	ns    int64     // the step's kernel time, when profiling (else 0)
 }
 
 // stepLine is a section's report of one step of a lockstep walk, on its
@@ -132,35 +133,41 @@ type section struct {
 	// walkf are the float64 fields, at their flips, of this section's
 	// bits flipped in the current walk, in flip order; the coordinator
 	// reads them at its end for the energy. A compact section's visible
-	// fields are caught up only at the walk's last step (lazy: their
-	// indices in walkf, local bits and log lengths at the flips), each
-	// section its own at once, not each by its owner within its flip's
-	// step while the other sections wait.
-	walkf []float64
-	lazy  []int32
-	t     *dense.Table // pick weights: visible part, then hidden
-	mask  []uint32     // all ones for an available bit
-	bias  *dense.Bias
-	stale bool
-	id    int         // the section's index
-	lines [2]stepLine // lockstep walks: even and odd steps
-	wpath []int32     // lockstep walks: the walk's bits so far
-	_     [64]byte
+	// fields are caught up only at the walk's end (lazy: per field its
+	// index in walkf, local bit, log length at the flip and the length of
+	// its catch-up, lazyLen ints each), not each by its owner within its
+	// flip's step while the other sections wait: a step at a time, each
+	// section catches up its own at the last step; a lockstep walk shares
+	// them out between the sections (catchUpPhase).
+	walkf   []float64
+	lazy    []int32
+	jobs    []catchUpJob // catchUpPhase's scratch
+	loads   []int64
+	catchNs int64        // catchUpPhase's time on this section, when profiling
+	t       *dense.Table // pick weights: visible part, then hidden
+	mask    []uint32     // all ones for an available bit
+	bias    *dense.Bias
+	stale   bool
+	id      int         // the section's index
+	lines   [2]stepLine // lockstep walks: even and odd steps
+	wpath   []int32     // lockstep walks: the walk's bits so far
+	_       [64]byte
 }
 
 // shared is what the workers see; the Engine wraps it so that a cleanup can
 // stop the workers when the Engine becomes unreachable.
 type shared struct {
 	hub
-	cmd         command
-	secs        []*section
-	s           []int8
-	w           []float64 // the model's W (V x H, row-major; read only)
-	nv, nh      int
-	brokenLines bool   // brokenLines when the engine was made
-	apart       bool   // stepWalks when the engine was made
-	base        uint64 // the next lockstep walk's line base
-	own         []int  // scratch: the sections the coordinator runs in a lockstep walk
+	cmd           command
+	secs          []*section
+	s             []int8
+	w             []float64 // the model's W (V x H, row-major; read only)
+	nv, nh        int
+	brokenLines   bool   // brokenLines when the engine was made
+	brokenCatchUp bool   // brokenCatchUp when the engine was made
+	apart         bool   // stepWalks when the engine was made
+	base          uint64 // the next lockstep walk's line base
+	own           []int  // scratch: the sections the coordinator runs in a lockstep walk
 }
 
 // Engine is the parallel RBM engine. The zero value is not usable; call New.
@@ -203,6 +210,7 @@ func New(r *model.RBM, init []int8, P int, cpus []int) (*Engine, error) {
 	q := dense.NewQuantScale(r)
 	// Lines start at sequence number 0, so the first walk's lines are 1 on.
 	sh := &shared{nv: r.V, nh: r.H, s: make([]int8, n), w: r.W, brokenLines: brokenLines, apart: stepWalks, base: 1}
+	sh.brokenCatchUp = brokenCatchUp
 	e := &Engine{sh: sh, q: q, owner: make([]int32, n), avail: make([]bool, n), gamma: [2]float64{1, 1}}
 	e.bias = e.biases.Get(q.S, 1, 1, saw.Logistic)
 	for p := 0; p < P; p++ {
@@ -593,13 +601,13 @@ func (sc *section) exec(sh *shared) {
 }
 
 func (sc *section) doStep(sh *shared, c *command) {
-	sc.stepOnce(sh, int(c.flip), c.d, c.path, c.draw, c.b, c.r, &sc.out.stepOut)
+	sc.stepOnce(sh, int(c.flip), c.d, c.path, false, c.draw, c.b, c.r, &sc.out.stepOut)
 }
 
 // stepOnce flips bit l (l >= 0) to d, releases the bits of release (when
 // not nil: the walk's last step) and, when draw, draws a candidate at
 // bias b with the words r, reporting in out.
-func (sc *section) stepOnce(sh *shared, l int, d int32, release []int32, draw bool, b int32, r [2]uint64, out *stepOut) {
+func (sc *section) stepOnce(sh *shared, l int, d int32, release []int32, later, draw bool, b int32, r [2]uint64, out *stepOut) {
 	if sc.stale {
 		sc.reweigh(sh, 0)
 		sc.reweigh(sh, 1)
@@ -612,7 +620,8 @@ func (sc *section) stepOnce(sh *shared, l int, d int32, release []int32, draw bo
 			sc.t.Take(k)
 			sc.update(sh, l, d)
 			if k < sc.vp && sc.compact() && len(sh.secs) > 1 {
-				sc.lazy = append(sc.lazy, int32(len(sc.walkf)), int32(k), int32(len(sc.hflips)))
+				n := int32(len(sc.hflips))
+				sc.lazy = append(sc.lazy, int32(len(sc.walkf)), int32(k), n, n-sc.upto[k])
 				sc.walkf = append(sc.walkf, 0)
 			} else { // alone, it has just read the row: caught up at once
 				sc.walkf = append(sc.walkf, sc.fieldAt(sh, k, len(sc.hflips)))
@@ -623,10 +632,12 @@ func (sc *section) stepOnce(sh *shared, l int, d int32, release []int32, draw bo
 	}
 	out.zf = [2]uint64{sc.t.Z(0), sc.t.Z(1)}
 	if release != nil { // the walk's last step
-		for x := 0; x < len(sc.lazy); x += 3 {
-			sc.walkf[sc.lazy[x]] = sc.fieldAt(sh, int(sc.lazy[x+1]), int(sc.lazy[x+2]))
+		if !later {
+			for x := 0; x < len(sc.lazy); x += lazyLen {
+				sc.catchUp(sh, x, sc.hflips)
+			}
+			sc.lazy = sc.lazy[:0]
 		}
-		sc.lazy = sc.lazy[:0]
 		tb := sc.bias
 		for _, l := range release {
 			if k, ok := sc.local(sh, int(l)); ok {
@@ -798,12 +809,28 @@ func (sc *section) axpy(sh *shared, l int, d int32) {
 	sc.logHidden(j, d)
 }
 
+// lazyLen is the length of an entry of section.lazy.
+const lazyLen = 4
+
+// catchUp catches up the lazy field of entry x (see section.walkf) from
+// log, a section's hidden flips (every section's log is the same).
+func (sc *section) catchUp(sh *shared, x int, log []int32) {
+	z := sc.lazy[x : x+lazyLen]
+	sc.walkf[z[0]] = sc.fieldFrom(sh, int(z[1]), int(z[2]), log)
+}
+
 // fieldAt is the float64 field of local bit k as of the first n logged
 // hidden flips: a visible one of a compact section is first caught up
 // with those from its row of W (n no less than those it has added).
 func (sc *section) fieldAt(sh *shared, k, n int) float64 {
+	return sc.fieldFrom(sh, k, n, sc.hflips)
+}
+
+// fieldFrom is fieldAt with the log of hidden flips hf (this section's,
+// or another's: they are the same).
+func (sc *section) fieldFrom(sh *shared, k, n int, hf []int32) float64 {
 	if k < sc.vp && sc.compact() {
-		if log := sc.hflips[sc.upto[k]:n]; len(log) > 0 {
+		if log := hf[sc.upto[k]:n]; len(log) > 0 {
 			i := sc.vlo + k
 			sc.f[k] = dense.CatchUp(sc.f[k], sh.w[i*sh.nh:(i+1)*sh.nh], log)
 			sc.upto[k] = int32(n)

@@ -2,6 +2,7 @@ package parallelsaw
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	pace "sardonics/internal/handoff"
@@ -22,6 +23,13 @@ type Profile struct {
 	CommandNs int64   // coordinator, from the start to the end of its commands
 	ExecNs    []int64 // per section: running its commands, by anyone
 	CoordNs   int64   // coordinator: running sections (its own and stolen ones)
+	// Steps of lockstep walks, and over them the slowest section's kernel
+	// time less the fastest's: the part of the waiting that no hand-off,
+	// however fast, removes while every step waits for every section.
+	// The walks' catch-up phases (the fields of their visible flips, for
+	// their energies: catchUpPhase) are counted apart.
+	Steps, LastSteps           uint64
+	ImbalanceNs, LastImbalance int64
 }
 
 // WaitNs is the coordinator's time inside commands not running a
@@ -77,6 +85,11 @@ func (p Profile) String(n float64, unit string) string {
 		fmt.Fprintf(&b, " %.2f", us(x))
 	}
 	fmt.Fprintf(&b, "; %.2f commands per %s", float64(p.Commands)/n, unit)
+	if p.Steps > 0 {
+		fmt.Fprintf(&b, "; lockstep steps %.2f per %s, the slowest section's kernel less the fastest's %.2f us a step, %.2f in a walk's catch-ups",
+			float64(p.Steps)/n, unit, float64(p.ImbalanceNs)/float64(p.Steps)/1e3,
+			float64(p.LastImbalance)/float64(max(p.LastSteps, 1))/1e3)
+	}
 	return b.String()
 }
 
@@ -85,6 +98,18 @@ type profiler struct {
 	Profile
 	last int64 // end of the last command (0: none yet)
 	t0   int64 // start of the current command
+}
+
+// imbalance adds step j of a lockstep walk (every section's line read)
+// to the profile.
+func (pr *profiler) imbalance(sh *shared, j int) {
+	lo, hi := int64(math.MaxInt64), int64(0)
+	for p := range sh.secs {
+		d := sh.line(p, j).ns
+		lo, hi = min(lo, d), max(hi, d)
+	}
+	pr.Steps++
+	pr.ImbalanceNs += hi - lo
 }
 
 // enableProfile starts (or restarts) the profile.

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"sardonics/dense"
 	"sardonics/internal/rbmtest"
 	"sardonics/internal/stress"
 	"sardonics/model"
@@ -212,7 +213,9 @@ func syncStress(t *testing.T, m stressModel) {
 					missing = 0
 					for h := range pr.hits {
 						// The dense engine walks a step at a time.
-						reached[h] = reached[h] || pr.hits[h].Load() > 0 || m.d != nil && (hookPoint(h) == hookStepPublished || hookPoint(h) == hookStepSeen)
+						// Nor do full sections catch up fields at a walk's end.
+						reached[h] = reached[h] || pr.hits[h].Load() > 0 || m.d != nil && (hookPoint(h) == hookStepPublished || hookPoint(h) == hookStepSeen) ||
+							hookPoint(h) == hookCatchUp && (m.d != nil || dense.CompactFrom > 0)
 						if !reached[h] {
 							missing++
 						}

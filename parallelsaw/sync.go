@@ -95,6 +95,7 @@ const (
 	hookStepPublished                        // lockstep walk: section p published a step (s: the line's number)
 	hookStepSeen                             // lockstep walk: an executor (p: its first section) saw every section's line of a step, not yet read
 	hookInactive                             // run: section p's worker is inactive (the policy), its command about to be claimed by the coordinator (before it is published; in the broken variant, run unclaimed after section 0)
+	hookCatchUp                              // lockstep walk's end: an executor (p: its first section) about to do its sections' share of the catch-ups
 	hookPoints
 )
 
