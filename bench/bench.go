@@ -207,7 +207,9 @@ func Run(cfg Config) (*Report, error) {
 		cfg.Budget = time.Second
 	}
 	cpus, _ := topology.CPUs()
-	rep := &Report{Machine: topology.Describe(), Go: runtime.Version(), Date: time.Now().UTC().Format(time.RFC3339)}
+	pl := topology.Placement(cpus) // the parallel group's sections on separate physical cores
+	cpus = pl.CPUs
+	rep := &Report{Machine: topology.Describe() + "; parallel engine on " + pl.Describe(2), Go: runtime.Version(), Date: time.Now().UTC().Format(time.RFC3339)}
 	models := map[string]*model.Model{}
 	get := func(spec string) (*model.Model, error) {
 		if m, ok := models[spec]; ok {

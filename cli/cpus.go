@@ -18,15 +18,23 @@ type cpuPlan struct {
 }
 
 // planFor is planCPUs on this process's CPUs (also returned: the affinity
-// mask's, and how many are usable), its warning written to stderr. rbm
-// says whether the parallel engine may run on the model
-// (sawsampler.ParallelFor: an RBM, and for auto one above the crossover).
-func planFor(stderr io.Writer, trials, threads int, samplers []string, sc sawsampler.Config, rbm bool) (plan cpuPlan, cpus []int, ncpu int) {
+// mask's in topology.Placement's order, physical cores first, and how
+// many are usable), its warning written to stderr. rbm says whether the
+// parallel engine may run on the model (sawsampler.ParallelFor: an RBM or
+// a dense glass, and for auto one above the crossover). When it runs with
+// sections on several CPUs and info is not nil, the first trial's CPUs
+// are written to info.
+func planFor(stderr, info io.Writer, trials, threads int, samplers []string, sc sawsampler.Config, rbm bool) (plan cpuPlan, cpus []int, ncpu int) {
 	cpus, _ = topology.CPUs()
+	pl := topology.Placement(cpus)
+	cpus = pl.CPUs
 	ncpu = usableCPUs(len(cpus), runtime.GOMAXPROCS(0))
 	plan = planCPUs(ncpu, trials, threads, samplers, sc.Engine, sc.EngineThreads, rbm)
 	if plan.warning != "" {
 		fmt.Fprintf(stderr, "sardonics: warning: %s\n", plan.warning)
+	}
+	if p := plan.engineThreads; info != nil && p > 1 && sawsampler.Parallel(rbm, sc.Engine, p) && slices.Contains(samplers, "sardonics") {
+		fmt.Fprintf(info, "sardonics: parallel engine: %d sections a trial; the first trial's on %s\n", p, pl.Describe(p))
 	}
 	return plan, cpus, ncpu
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -508,7 +509,11 @@ example).`,
 					if err != nil {
 						return err
 					}
-					plan, cpus, ncpu := planFor(env.Stderr, *trials, *threads, names, sc, sawsampler.ParallelFor(m, sc.Engine, sc.EngineThreads))
+					var info io.Writer
+					if !*quiet {
+						info = env.Stderr
+					}
+					plan, cpus, ncpu := planFor(env.Stderr, info, *trials, *threads, names, sc, sawsampler.ParallelFor(m, sc.Engine, sc.EngineThreads))
 					par := plan.trials
 					sc.EngineThreads = plan.engineThreads
 					if sc.Mix, err = parseMix(*mix, names); err != nil {

@@ -165,7 +165,7 @@ Writes DIR/policy.json (K settings from the policy, reusable with sample
 				}
 				// One chain: the engine's sections are clamped to the usable
 				// CPUs as sample's are, with the same warning.
-				plan, _, _ := planFor(env.Stderr, 1, 1, []string{"sardonics"}, sc, sawsampler.ParallelFor(m, sc.Engine, sc.EngineThreads))
+				plan, _, _ := planFor(env.Stderr, nil, 1, 1, []string{"sardonics"}, sc, sawsampler.ParallelFor(m, sc.Engine, sc.EngineThreads))
 				sc.EngineThreads = plan.engineThreads
 				c, err := tf.config()
 				if err != nil {
