@@ -660,6 +660,9 @@ func Run(cfg *Config) (map[string][]*summary.TrialRecord, map[string]float64, er
 	if err := cfg.budgetCheck(); err != nil {
 		return nil, nil, err
 	}
+	// Every trial's observables ask it (ModelInfo): computed once here,
+	// outside the trials' clocks (a pass over an RBM's W).
+	cfg.Model.ZeroField()
 	// The progress board counts steps, or in a budget run nanoseconds of
 	// CPU (each trial's share).
 	per := int64(cfg.Steps)
