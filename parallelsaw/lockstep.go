@@ -263,7 +263,7 @@ func deal(jobs []catchUpJob, load []int64, tie int) {
 	for i := range jobs {
 		to := tie // 0, but in the broken variant
 		for p := range load {
-			if load[p] < load[to] || load[p] == load[to] && p < to && tie == 0 {
+			if load[p] < load[to] {
 				to = p
 			}
 		}
