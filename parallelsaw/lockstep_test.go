@@ -1,6 +1,10 @@
 package parallelsaw
 
 import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
 	"runtime"
 	"slices"
 	"testing"
@@ -15,6 +19,10 @@ import (
 // seen every line of a step and not read them) for up to 100 us now and
 // then, so that the worker, free to go on, writes its next step.
 func lockstepRun(t *testing.T, walks int) ([][]int32, [][2]float64, []float64, error) {
+	// The worker is held too, but not with the broken lines: a worker
+	// that reads a line overwritten may stop its walk early, and the
+	// coordinator would then wait for it for ever (a hang, not a catch).
+	holdWorker := !brokenLines
 	m := stressModel{name: "rbm", rbm: rbmtest.RandomRBM(t, 12, 8, 0.5, 6)}
 	n, w := 0, 0
 	var pr *probe
@@ -31,12 +39,12 @@ func lockstepRun(t *testing.T, walks int) ([][]int32, [][2]float64, []float64, e
 			if n++; n%3 == 0 {
 				time.Sleep(time.Duration(5+n%50) * time.Microsecond)
 			}
-		case h == hookStepSeen && p == 1:
+		case h == hookStepSeen && p == 1 && holdWorker:
 			// The worker, held before its next step.
 			if w++; w%4 == 0 {
 				time.Sleep(time.Duration(5+w%30) * time.Microsecond)
 			}
-		case h == hookCatchUp && p == 1:
+		case h == hookCatchUp && p == 1 && holdWorker:
 			// The worker, held before its share of a walk's catch-ups.
 			if w++; w%2 == 0 {
 				time.Sleep(time.Duration(20+w%30) * time.Microsecond)
@@ -68,17 +76,7 @@ func lockstepRun(t *testing.T, walks int) ([][]int32, [][2]float64, []float64, e
 func TestLockstepWalks(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	const walks = 400
-	ref := func() ([][]int32, [][2]float64, []float64) {
-		defer func(s bool) { stepWalks = s }(stepWalks)
-		stepWalks = true
-		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-		m := stressModel{name: "rbm", rbm: rbmtest.RandomRBM(t, 12, 8, 0.5, 6)}
-		p, l, e, err := probedRun(t, m, 2, &probe{P: 2, chaos: allActive}, walks)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p, l, e
-	}
+	ref := func() ([][]int32, [][2]float64, []float64) { return lockstepRef(t, walks) }
 	var rp [][]int32
 	var rl [][2]float64
 	var re []float64
@@ -122,17 +120,58 @@ func TestLockstepWalks(t *testing.T) {
 	if raceEnabled {
 		return // the broken variant races on its lines by design
 	}
+	// The broken lines run in a child process: their executors, reading
+	// lines overwritten, may also panic on a worker's thread or wait for
+	// each other for ever, which only a process of their own survives. A
+	// crash, a hang (killed after 20 s) or other walks are all caught.
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestLockstepBrokenLinesChild$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), "SARDONICS_BROKEN_LINES=1")
+	out, err := cmd.CombinedOutput()
+	if err == nil && bytes.Contains(out, []byte(sameWalks)) {
+		t.Fatalf("the broken lines (one per section) gave the same walks: the check cannot fail\n%s", out)
+	}
+	t.Logf("caught: %v", err)
+}
+
+// sameWalks is what TestLockstepBrokenLinesChild says when the broken
+// lines gave the walks a step at a time.
+const sameWalks = "the broken lines gave the same walks"
+
+// TestLockstepBrokenLinesChild is TestLockstepWalks' broken variant with
+// one line per section (brokenLines), in the child process it starts
+// (SARDONICS_BROKEN_LINES set); skipped otherwise.
+func TestLockstepBrokenLinesChild(t *testing.T) {
+	if os.Getenv("SARDONICS_BROKEN_LINES") == "" {
+		t.Skip("the child process of TestLockstepWalks")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	rp, rl, re := lockstepRef(t, 400)
 	defer func(b bool) { brokenLines = b }(brokenLines)
 	brokenLines = true
-	// The broken engine's coordinator may also fail on its own (its
-	// picks and its sections' flips disagree): that is caught too.
-	var panicked any
-	func() {
-		defer func() { panicked = recover() }()
-		p, l, e, err = lockstepRun(t, walks)
-	}()
-	if panicked == nil && err == nil && same(p, l, e) {
-		t.Fatal("the broken lines (one per section) gave the same walks: the check cannot fail")
+	p, l, e, err := lockstepRun(t, 400)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("caught: panic %v, probe %v", panicked, err)
+	for i := range p {
+		if !slices.Equal(p[i], rp[i]) || l[i] != rl[i] || e[i] != re[i] {
+			t.Fatalf("walk %d differs", i)
+		}
+	}
+	t.Log(sameWalks)
+}
+
+// lockstepRef is the walks of lockstepRun made a step at a time
+// (stepWalks) by one thread.
+func lockstepRef(t *testing.T, walks int) ([][]int32, [][2]float64, []float64) {
+	defer func(s bool) { stepWalks = s }(stepWalks)
+	stepWalks = true
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	m := stressModel{name: "rbm", rbm: rbmtest.RandomRBM(t, 12, 8, 0.5, 6)}
+	p, l, e, err := probedRun(t, m, 2, &probe{P: 2, chaos: allActive}, walks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, l, e
 }
