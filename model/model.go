@@ -1,9 +1,8 @@
 package model
 
 import (
-	"runtime"
+	"slices"
 	"sync"
-	"weak"
 )
 
 // Kind says in which convention a model's energies are reported.
@@ -84,26 +83,13 @@ func (m *Model) Fields() []float64 {
 // It is computed once per model (an RBM's fields take a pass over W: 70
 // ms at 4096 x 4096, which every trial paid at its end).
 func (m *Model) ZeroField() bool {
-	k := weak.Make(m)
-	if v, ok := zeroFields.Load(k); ok {
-		return v.(bool)
-	}
-	z := true
-	for _, x := range m.Fields() {
-		if x != 0 {
-			z = false
-			break
-		}
-	}
-	if _, loaded := zeroFields.LoadOrStore(k, z); !loaded {
-		runtime.AddCleanup(m, func(k weak.Pointer[Model]) { zeroFields.Delete(k) }, k)
-	}
-	return z
+	return *cached(&zeroFields, m, func(m *Model) *bool {
+		z := !slices.ContainsFunc(m.Fields(), func(x float64) bool { return x != 0 })
+		return &z
+	})
 }
 
-// zeroFields caches ZeroField per model (weak keys: an entry goes with
-// its model). Models are never modified once built.
-var zeroFields sync.Map // weak.Pointer[Model] -> bool
+var zeroFields sync.Map // weak.Pointer[Model] -> *form[bool] (cached)
 
 // Pairs are the interacting pairs i < j of m's Ising form (the
 // correlations --marginals measures, in sample and exact alike): the

@@ -167,7 +167,6 @@ type shared struct {
 	brokenCatchUp bool   // brokenCatchUp when the engine was made
 	apart         bool   // stepWalks when the engine was made
 	base          uint64 // the next lockstep walk's line base
-	own           []int  // scratch: the sections the coordinator runs in a lockstep walk
 }
 
 // Engine is the parallel RBM engine. The zero value is not usable; call New.
@@ -209,8 +208,8 @@ func New(r *model.RBM, init []int8, P int, cpus []int) (*Engine, error) {
 	}
 	q := dense.NewQuantScale(r)
 	// Lines start at sequence number 0, so the first walk's lines are 1 on.
-	sh := &shared{nv: r.V, nh: r.H, s: make([]int8, n), w: r.W, brokenLines: brokenLines, apart: stepWalks, base: 1}
-	sh.brokenCatchUp = brokenCatchUp
+	sh := &shared{nv: r.V, nh: r.H, s: make([]int8, n), w: r.W, brokenLines: brokenLines,
+		brokenCatchUp: brokenCatchUp, apart: stepWalks, base: 1}
 	e := &Engine{sh: sh, q: q, owner: make([]int32, n), avail: make([]bool, n), gamma: [2]float64{1, 1}}
 	e.bias = e.biases.Get(q.S, 1, 1, saw.Logistic)
 	for p := 0; p < P; p++ {

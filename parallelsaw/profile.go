@@ -86,9 +86,13 @@ func (p Profile) String(n float64, unit string) string {
 	}
 	fmt.Fprintf(&b, "; %.2f commands per %s", float64(p.Commands)/n, unit)
 	if p.Steps > 0 {
-		fmt.Fprintf(&b, "; lockstep steps %.2f per %s, the slowest section's kernel less the fastest's %.2f us a step, %.2f in a walk's catch-ups",
-			float64(p.Steps)/n, unit, float64(p.ImbalanceNs)/float64(p.Steps)/1e3,
-			float64(p.LastImbalance)/float64(max(p.LastSteps, 1))/1e3)
+		fmt.Fprintf(&b, "; lockstep steps %.2f per %s, the slowest section's kernel less the fastest's %.2f us a step",
+			float64(p.Steps)/n, unit, float64(p.ImbalanceNs)/float64(p.Steps)/1e3)
+		if p.LastSteps > 0 {
+			fmt.Fprintf(&b, ", %.2f in a walk's catch-ups", float64(p.LastImbalance)/float64(p.LastSteps)/1e3)
+		} else {
+			b.WriteString(", no catch-ups (full sections)")
+		}
 	}
 	return b.String()
 }

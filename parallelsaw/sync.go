@@ -3,6 +3,7 @@ package parallelsaw
 import (
 	"errors"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -539,18 +540,10 @@ func (sh *hub) runTogether(s uint64, a int) {
 			}
 		}
 	}
-	mine := func(p int) bool {
-		for _, q := range own {
-			if q == p {
-				return true
-			}
-		}
-		return false
-	}
 	resolve := func(o []int) []int {
 		own = o
 		for p := 1; p < a; p++ {
-			if mine(p) {
+			if slices.Contains(own, p) {
 				continue
 			}
 			// A worker still parked is not waited for. An awake one (a

@@ -192,7 +192,7 @@ func analyze(m *model.Ising) (*classes, error) {
 	// equal to it, entry for entry, has its set (most rows of a lattice),
 	// found without the divisions and the sort. (The sets of h and -h are
 	// the same: each holds the negation of its every value.)
-	prevH, prevJ, prevIdx := math.NaN(), []float64(nil), -1
+	prevH, prevJ, prevIdx := 0.0, []float64(nil), -1 // prevIdx -1: none yet
 	for i := range m.N {
 		js := m.J[m.Start[i]:m.Start[i+1]]
 		if prevIdx >= 0 && math.Abs(m.H[i]) == prevH && sameAbs(js, prevJ) {
@@ -285,24 +285,16 @@ const rowKeyMax = 8
 
 // derive fills the tables of c that every engine on m shares.
 func (c *classes) derive(m *model.Ising) {
-	// J/g, without the division where g = 1 (the division was most of a
-	// large model's derive).
 	g := c.g
-	byG := func(j float64) int64 {
-		if g == 1 {
-			return int64(j)
-		}
-		return int64(j) / g
-	}
 	if 2*(c.top/g) <= math.MaxInt8 {
 		c.edges = make([]int8, len(m.J))
 		for k, j := range m.J {
-			c.edges[k] = int8(2 * byG(j))
+			c.edges[k] = int8(2 * over(int64(j), g))
 		}
 	} else {
 		c.edges32 = make([]int32, len(m.J))
 		for k, j := range m.J {
-			c.edges32[k] = int32(2 * byG(j))
+			c.edges32[k] = int32(2 * over(int64(j), g))
 		}
 	}
 	c.deg = m.Start[1] - m.Start[0]
@@ -355,6 +347,15 @@ func analysisOf(m *model.Ising) (*classes, error) {
 }
 
 func abs64(x int64) int64 { return max(x, -x) }
+
+// over is x/g, without the division where g = 1 (most models: the
+// division was most of a 10^6-spin model's derive and SetSpins).
+func over(x, g int64) int64 {
+	if g == 1 {
+		return x
+	}
+	return x / g
+}
 
 func gcd(a, b int64) int64 {
 	for b != 0 {
@@ -714,10 +715,7 @@ func setSpins[E coef](bk *Bucket, jq []E) int64 {
 	var e2 int64 // -2 E/g: 2 sum_i s_i (h_i/g + sum_{j>i} J_ij s_j/g)
 	for i := range int32(bk.n) {
 		si := int64(sp[i])
-		h := int64(m.H[i])
-		if h != 0 && g != 1 {
-			h /= g
-		}
+		h := over(int64(m.H[i]), g)
 		lo, hi := bk.row(i)
 		f2, pair2 := 2*h, int64(0) // 2 field/g, 2 sum_{j>i} J s_j/g
 		for k := lo; k < hi; k++ {

@@ -51,8 +51,9 @@ func BenchmarkDefaultSmall2D(b *testing.B) {
 }
 
 // BenchmarkBuildLarge2D is the part of a 10^6-spin trial that is not
-// sampling: the model's analysis (cached per model, so cleared here) and
-// an engine at a random state.
+// sampling: the model's analysis (analyze and derive, called directly:
+// analysisOf would return its cached result) and an engine at a random
+// state.
 func BenchmarkBuildLarge2D(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	pm := func() float64 { return float64(2*r.IntN(2) - 1) }
