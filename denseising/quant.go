@@ -2,10 +2,8 @@ package denseising
 
 import (
 	"math"
-	"runtime"
-	"sync"
-	"weak"
 
+	"sardonics/internal/memo"
 	"sardonics/model"
 )
 
@@ -94,17 +92,7 @@ func (q *Quant) Fields(s []int8, F []int32) {
 	}
 }
 
-var quants sync.Map // weak.Pointer[model.Dense] -> *Quant
+var quants memo.Weak[model.Dense, *Quant]
 
 // QuantOf is NewQuant(d), built once per model and shared by its engines.
-func QuantOf(d *model.Dense) *Quant {
-	k := weak.Make(d)
-	if v, ok := quants.Load(k); ok {
-		return v.(*Quant)
-	}
-	v, loaded := quants.LoadOrStore(k, NewQuant(d))
-	if !loaded {
-		runtime.AddCleanup(d, func(k weak.Pointer[model.Dense]) { quants.Delete(k) }, k)
-	}
-	return v.(*Quant)
-}
+func QuantOf(d *model.Dense) *Quant { return quants.Get(d, NewQuant) }

@@ -3,9 +3,8 @@ package model
 import (
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
-	"weak"
+
+	"sardonics/internal/memo"
 )
 
 // MaxDenseVariables bounds a dense model: its N x N matrix has at most
@@ -199,7 +198,7 @@ func (m *Model) DenseForm() *Dense {
 	if m.RBM != nil || m.Ising == nil || m.Ising.N > MaxDenseVariables {
 		return nil
 	}
-	return cached(&denseForms, m.Ising, denseOf)
+	return denseForms.Get(m.Ising, denseOf)
 }
 
 // Sparse is m's sparse (CSR) Ising form: m.Ising, or built once (cached
@@ -210,38 +209,20 @@ func (m *Model) Sparse() *Ising {
 	case m.Ising != nil:
 		return m.Ising
 	case m.Dense != nil:
-		return cached(&sparseForms, m.Dense, sparseOf)
+		return sparseForms.Get(m.Dense, sparseOf)
 	case m.RBM != nil:
-		return cached(&rbmForms, m.RBM, rbmIsing)
+		return rbmForms.Get(m.RBM, rbmIsing)
 	}
 	return nil
 }
 
-var denseForms, sparseForms, rbmForms sync.Map // weak.Pointer[source] -> *form
-
-// form is a derived form, built once.
-type form[D any] struct {
-	once sync.Once
-	v    *D
-}
-
-// cached is build(src), computed once while src lives, however many
-// goroutines ask at once (the others wait: an RBM's form takes hundreds
-// of megabytes, too much to build twice). Models are never
-// modified once built.
-func cached[S, D any](forms *sync.Map, src *S, build func(*S) *D) *D {
-	k := weak.Make(src)
-	v, ok := forms.Load(k)
-	if !ok {
-		var loaded bool
-		if v, loaded = forms.LoadOrStore(k, new(form[D])); !loaded {
-			runtime.AddCleanup(src, func(k weak.Pointer[S]) { forms.Delete(k) }, k)
-		}
-	}
-	f := v.(*form[D])
-	f.once.Do(func() { f.v = build(src) })
-	return f.v
-}
+// A model's other forms, each built once while its source lives (models
+// are never modified once built).
+var (
+	denseForms  memo.Weak[Ising, *Dense]
+	sparseForms memo.Weak[Dense, *Ising]
+	rbmForms    memo.Weak[RBM, *Ising]
+)
 
 // rbmIsing is r's Ising form. r passed NewRBM's checks and MaxEnergy's
 // (see rbmModel), so building it cannot fail.

@@ -2,7 +2,8 @@ package model
 
 import (
 	"slices"
-	"sync"
+
+	"sardonics/internal/memo"
 )
 
 // Kind says in which convention a model's energies are reported.
@@ -83,13 +84,12 @@ func (m *Model) Fields() []float64 {
 // It is computed once per model (an RBM's fields take a pass over W: 70
 // ms at 4096 x 4096, which every trial paid at its end).
 func (m *Model) ZeroField() bool {
-	return *cached(&zeroFields, m, func(m *Model) *bool {
-		z := !slices.ContainsFunc(m.Fields(), func(x float64) bool { return x != 0 })
-		return &z
+	return zeroFields.Get(m, func(m *Model) bool {
+		return !slices.ContainsFunc(m.Fields(), func(x float64) bool { return x != 0 })
 	})
 }
 
-var zeroFields sync.Map // weak.Pointer[Model] -> *form[bool] (cached)
+var zeroFields memo.Weak[Model, bool]
 
 // Pairs are the interacting pairs i < j of m's Ising form (the
 // correlations --marginals measures, in sample and exact alike): the

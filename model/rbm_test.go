@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sync"
 	"testing"
-	"weak"
 )
 
 // isingViaQUBO is the RBM's Ising form as FromQUBO builds it from the
@@ -80,7 +79,7 @@ func TestRBMIsingMatchesQUBO(t *testing.T) {
 	if m.Ising != nil || m.Variables() != 12 || m.Interactions() != 35 {
 		t.Fatalf("rbm-random: Ising form built at load, or %d variables, %d interactions", m.Variables(), m.Interactions())
 	}
-	if _, ok := rbmForms.Load(weak.Make(m.RBM)); ok {
+	if rbmForms.Has(m.RBM) {
 		t.Fatal("rbm-random: Ising form built before it was asked for")
 	}
 	forms := make([]*Ising, 8)

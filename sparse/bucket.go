@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
-	"sync"
-	"weak"
 
+	"sardonics/internal/memo"
 	"sardonics/internal/state"
 	"sardonics/model"
 	"sardonics/saw"
@@ -320,29 +318,21 @@ type analysisEntry struct {
 	err error
 }
 
-// analyses caches each model's analysis, so that the trials and samplers
-// of a run (and every chain a tuner or replica set builds) share one copy
-// instead of re-deriving it. Keys are weak, and an entry is dropped when
-// its model is collected. Models are never modified once built.
-var analyses sync.Map // weak.Pointer[model.Ising] -> analysisEntry
+// analyses keeps each model's analysis while the model lives, so that the
+// trials and samplers of a run (and every chain a tuner or replica set
+// builds) share one copy instead of re-deriving it.
+var analyses memo.Weak[model.Ising, analysisEntry]
 
 // analysisOf is analyze(m) with its derived tables, computed once per
 // model.
 func analysisOf(m *model.Ising) (*classes, error) {
-	k := weak.Make(m)
-	if v, ok := analyses.Load(k); ok {
-		e := v.(analysisEntry)
-		return e.c, e.err
-	}
-	c, err := analyze(m)
-	if err == nil {
-		c.derive(m)
-	}
-	v, loaded := analyses.LoadOrStore(k, analysisEntry{c, err})
-	if !loaded {
-		runtime.AddCleanup(m, func(k weak.Pointer[model.Ising]) { analyses.Delete(k) }, k)
-	}
-	e := v.(analysisEntry) // another engine's, if it got there first
+	e := analyses.Get(m, func(m *model.Ising) analysisEntry {
+		c, err := analyze(m)
+		if err == nil {
+			c.derive(m)
+		}
+		return analysisEntry{c, err}
+	})
 	return e.c, e.err
 }
 

@@ -1,4 +1,6 @@
 // Package memo keeps values that are expensive to build and pure functions
-// of a key (the engines' weight tables of a pair of biases), built once per
-// process: a locked shared table behind a small lock-free table per user.
+// of a key, built once per process: the engines' weight tables of a pair
+// of biases (Shared, a locked table behind a small lock-free one per user:
+// Local), and what is derived from a model while it lives (Weak: its
+// other forms, its analysis).
 package memo
