@@ -96,7 +96,7 @@ func main() {
 			if nx <= nb {
 				v = fw[nx]
 			}
-			t := (k - v) >> 31 ^ 1 // 1 if v <= k
+			t := (k-v)>>31 ^ 1 // 1 if v <= k
 			if k < v {
 				t = 0
 			}
