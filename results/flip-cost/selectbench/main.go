@@ -8,7 +8,7 @@
 //	tree16:  a 16-ary count tree over 512-bit blocks, scanned (the
 //	         bitset-members.patch design)
 //	fenwick: a Fenwick tree over 512-bit blocks, descended by binary
-//	         lifting without branches on the data
+//	         lifting (a flag, not a branch, on the data)
 //
 // then the block's words by their populations and the word's bit.
 //
@@ -96,9 +96,9 @@ func main() {
 			if nx <= nb {
 				v = fw[nx]
 			}
-			t := (k-v)>>31 ^ 1 // 1 if v <= k
-			if k < v {
-				t = 0
+			var t uint32 // 1 if v <= k (a SETCC, not a branch)
+			if v <= k {
+				t = 1
 			}
 			pos += step & -int(t)
 			k -= v & -t
