@@ -141,9 +141,9 @@ func analyze(m *model.Ising) (*classes, error) {
 	var cur, next []int64
 	// qset is bit i's possible q = s * field, s = +-1, each value once.
 	qset := func(i int, js []float64) ([]int64, error) {
-		cur = append(cur[:0], int64(m.H[i])/g)
+		cur = append(cur[:0], over(int64(m.H[i]), g))
 		for _, jf := range js {
-			j := int64(jf) / g
+			j := over(int64(jf), g)
 			next = next[:0]
 			for _, x := range cur {
 				next = append(next, x+j, x-j)
@@ -208,9 +208,9 @@ func analyze(m *model.Ising) (*classes, error) {
 			}
 			continue
 		}
-		k := rowKey{h: int64(m.H[i]) / g, n: int64(len(js))}
+		k := rowKey{h: over(int64(m.H[i]), g), n: int64(len(js))}
 		for a, jf := range js {
-			v := abs64(int64(jf) / g)
+			v := abs64(over(int64(jf), g))
 			b := a
 			for ; b > 0 && k.j[b-1] > v; b-- {
 				k.j[b] = k.j[b-1]

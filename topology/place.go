@@ -82,7 +82,8 @@ func nodeOf(dir string) int {
 
 // Describe is the placement of the first n CPUs (a parallel engine's
 // sections, or the first trial's), for the run's log: "CPUs 0,2,4,6
-// (separate physical cores, NUMA node 0)".
+// (separate physical cores)", or "CPUs 0,1,2 (2 physical cores and 1 SMT
+// siblings; the usable CPUs span 2 NUMA nodes)".
 func (p Place) Describe(n int) string {
 	n = min(n, len(p.CPUs))
 	ids := make([]string, n)

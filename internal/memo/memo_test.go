@@ -64,15 +64,26 @@ func TestWeakOncePerSource(t *testing.T) {
 	if n := w.Len(); n != 0 {
 		t.Fatalf("%d values held after their source was collected", n)
 	}
-	// A cache without the once builds per asker: the count shows it.
+	// The pattern Weak replaced (look up, build on a miss, then store)
+	// builds once per asker that missed: with every asker past its lookup
+	// before any stores, the same count sees eight builds.
 	builds.Store(0)
 	b := &src{}
 	var broken sync.Map
-	for range 3 {
-		v, _ := broken.LoadOrStore(b, build(b))
-		_ = v
+	var missed sync.WaitGroup
+	missed.Add(len(got))
+	for range got {
+		wg.Go(func() {
+			_, ok := broken.Load(b)
+			missed.Done()
+			missed.Wait()
+			if !ok {
+				broken.LoadOrStore(b, build(b))
+			}
+		})
 	}
-	if builds.Load() == 1 {
-		t.Fatal("the check cannot tell one build from several")
+	wg.Wait()
+	if n := builds.Load(); n != int32(len(got)) {
+		t.Fatalf("the look-up-then-store cache built %d times for %d askers; the check cannot tell", n, len(got))
 	}
 }
