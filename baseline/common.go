@@ -61,8 +61,9 @@ const (
 	maxTable = 4096
 )
 
-// integerForm looks for a unit u such that every coupling and field is an
-// integer multiple of u (integers, or QUBO quarters, or a common real scale)
+// integerForm looks for a unit u such that every coupling and field is
+// exactly an integer multiple of u (integers, or QUBO quarters, or a
+// common real scale)
 // with local fields in [-K, K] units, K <= maxTable. It returns the
 // couplings and fields in units, or ok = false.
 func integerForm(m *model.Ising) (u float64, jInt, hInt []int32, k int, ok bool) {
@@ -91,9 +92,12 @@ next:
 			dst []int32
 		}{{m.J, jInt}, {m.H, hInt}} {
 			for i, v := range p.src {
-				q := v / u
-				r := math.Round(q)
-				if math.Abs(r) > maxUnits || math.Abs(q-r) > 1e-9*max(1, math.Abs(q)) {
+				// Exactly r units, never nearly: within a tolerance the
+				// table would sample a model a little off this one, and
+				// report u eInt for energies that a fresh evaluation of
+				// the state does not give.
+				r := math.Round(v / u)
+				if math.Abs(r) > maxUnits || r*u != v {
 					continue next
 				}
 				p.dst[i] = int32(r)

@@ -92,7 +92,6 @@ func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 // setMatrix stores j (checked) as float32 when that is exact, else as
 // float64 (j itself when own), and counts the nonzero pairs.
 func (d *Dense) setMatrix(j []float64, own bool) {
-	n := d.N
 	exact32 := true
 	for _, x := range j {
 		if float64(float32(x)) != x {
@@ -110,10 +109,15 @@ func (d *Dense) setMatrix(j []float64, own bool) {
 	} else {
 		d.J64 = append([]float64(nil), j...)
 	}
+	d.countPairs()
+}
+
+// countPairs sets Pairs, the number of nonzero couplings.
+func (d *Dense) countPairs() {
 	d.Pairs = 0
-	for i := 0; i < n; i++ {
-		for k := i + 1; k < n; k++ {
-			if j[i*n+k] != 0 {
+	for i := 0; i < d.N; i++ {
+		for k := i + 1; k < d.N; k++ {
+			if d.At(i, k) != 0 {
 				d.Pairs++
 			}
 		}

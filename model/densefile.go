@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -27,6 +28,10 @@ func ReadDenseNPY(name string, data []byte) (*Model, error) {
 	}
 	return denseModel(name, n, j, nil)
 }
+
+// npzLayouts are the .npz files Load reads, for the message of an archive
+// that is none of them.
+const npzLayouts = "a zip of .npy arrays: W, b, c for an RBM; J and optionally h for an Ising model; or Q for a QUBO"
 
 // HasDenseArrays reports whether an .npz archive names the arrays of a
 // dense model (J.npy or Q.npy) rather than an RBM's; Load reads those with
@@ -53,7 +58,7 @@ func HasDenseArrays(data []byte) bool {
 func ReadDenseNPZ(name string, data []byte) (*Model, error) {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) { // entry names are only compared, never used as paths
-		return nil, inputErr(name, 0, "not an .npz archive: %v (expected a zip of .npy arrays J and h, or Q)", err)
+		return nil, inputErr(name, 0, "not an .npz archive: %v (expected %s)", err, npzLayouts)
 	}
 	raw := map[string][]byte{}
 	for _, f := range zr.File {
@@ -269,14 +274,24 @@ func quboModel(name string, n int, q []float64) (*Model, error) {
 			qu.Off = append(qu.Off, Edge{int32(i), int32(k), w})
 		}
 	}
-	// FromQUBO's arithmetic, on the matrix instead of an edge list.
+	d, err := quboDense(qu, q[:n*n])
+	if err != nil {
+		return nil, inputErr(name, 0, "array Q: %v", err)
+	}
+	return &Model{Spec: name, Kind: KindQUBO, Dense: d, QUBO: qu}, nil
+}
+
+// quboDense is the dense Ising form of qu, by FromQUBO's arithmetic on the
+// matrix instead of an edge list; j (N x N, overwritten) becomes its
+// matrix.
+func quboDense(qu *QUBO, j []float64) (*Dense, error) {
+	n := qu.N
 	h := make([]float64, n)
-	c := 0.0
+	c := qu.Offset
 	for i, d := range qu.Diag {
 		h[i] -= d / 2
 		c += d / 2
 	}
-	j := q[:n*n] // reused: every entry is overwritten before it is read again
 	clear(j)
 	for _, e := range qu.Off {
 		j[int(e.I)*n+int(e.J)], j[int(e.J)*n+int(e.I)] = -e.W/4, -e.W/4
@@ -284,17 +299,109 @@ func quboModel(name string, n int, q []float64) (*Model, error) {
 		h[e.J] -= e.W / 4
 		c += e.W / 4
 	}
-	d, err := newDense(n, j, h, c, true)
-	if err != nil {
-		return nil, inputErr(name, 0, "array Q: %v", err)
+	return newDense(n, j, h, c, true)
+}
+
+// writeNPZ writes m as .npz in the layout that holds it exactly: an RBM's
+// W, b, c; a QUBO's Q (when it has no constant term: else J and h, if its
+// Ising form has no offset); an Ising model's J and h.
+func writeNPZ(w io.Writer, m *Model) error {
+	if err := checkNPZ(m); err != nil {
+		return err
 	}
-	return &Model{Spec: name, Kind: KindQUBO, Dense: d, QUBO: qu}, nil
+	switch {
+	case m.RBM != nil:
+		return WriteNPZ(w, m.RBM)
+	case m.QUBO != nil && m.QUBO.Offset == 0:
+		return writeQNPZ(w, m)
+	}
+	return WriteDenseNPZ(w, m)
+}
+
+// checkNPZ says why .npz cannot hold m (nil: it can), in writeNPZ's
+// layouts.
+func checkNPZ(m *Model) error {
+	switch {
+	case m.RBM != nil:
+		return nil
+	case m.QUBO != nil && m.QUBO.Offset == 0:
+		return denseSize(m)
+	}
+	if err := denseSize(m); err != nil {
+		return err
+	}
+	if c := isingOffset(m); c != 0 && m.QUBO != nil {
+		return cannotHold("model %s has constant term %s, which an .npz of Q cannot hold (nor one of J and h: its Ising form has offset %s)",
+			m.Spec, fmtFloat(m.QUBO.Offset), fmtFloat(c))
+	}
+	_, err := writableDense(m)
+	return err
+}
+
+// checkNPY says why .npy cannot hold m (nil: it can): J alone, so no
+// offset and no fields.
+func checkNPY(m *Model) error {
+	if err := denseSize(m); err != nil {
+		return err
+	}
+	if c := isingOffset(m); c != 0 {
+		return cannotHold("model %s has energy offset %s, which a .npy file (J alone) cannot hold", m.Spec, fmtFloat(c))
+	}
+	if slices.ContainsFunc(m.Fields(), func(x float64) bool { return x != 0 }) {
+		return cannotHold("model %s has fields, which a .npy file (J alone) cannot hold", m.Spec)
+	}
+	return nil
+}
+
+// writeQNPZ writes a QUBO model's terms as an uncompressed .npz archive of
+// Q (N x N, float32 when every term is one, else float64): Q_ii the
+// diagonal, Q_ij (i < j) the pair's term, the lower triangle zero, which
+// ReadDenseNPZ reads back as the same terms (Q_ij + Q_ji = Q_ij). The
+// QUBO's constant term must be 0.
+func writeQNPZ(w io.Writer, m *Model) error {
+	if err := denseSize(m); err != nil {
+		return err
+	}
+	qu := m.QUBO
+	n := qu.N
+	q := make([]float64, n*n)
+	for i, d := range qu.Diag {
+		q[i*n+i] = d
+	}
+	for _, e := range qu.Off {
+		q[int(min(e.I, e.J))*n+int(max(e.I, e.J))] = e.W
+	}
+	exact32 := true
+	for _, x := range q {
+		exact32 = exact32 && float64(float32(x)) == x
+	}
+	zw := zip.NewWriter(w)
+	f, err := zw.CreateHeader(&zip.FileHeader{Name: "Q.npy", Method: zip.Store})
+	if err != nil {
+		return err
+	}
+	var buf []byte
+	if exact32 {
+		buf = NPYHeader("<f4", n, n)
+		for _, x := range q {
+			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(float32(x)))
+		}
+	} else {
+		buf = NPYHeader("<f8", n, n)
+		for _, x := range q {
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(x))
+		}
+	}
+	if _, err := f.Write(buf); err != nil {
+		return err
+	}
+	return zw.Close()
 }
 
 // WriteDenseNPZ writes m's Ising form as an uncompressed .npz archive of
 // J (N x N, float32 when the model's matrix is, else float64) and h
-// (float64). A model with a nonzero offset (QUBOs, RBMs) cannot be
-// written this way and is an error.
+// (float64). A model whose Ising form has a nonzero offset (most QUBOs
+// and RBMs) cannot be written this way and is an error.
 func WriteDenseNPZ(w io.Writer, m *Model) error {
 	d, err := writableDense(m)
 	if err != nil {
@@ -320,30 +427,40 @@ func WriteDenseNPZ(w io.Writer, m *Model) error {
 // WriteDenseNPY writes m's coupling matrix J as a .npy file; m must have
 // no fields and no offset.
 func WriteDenseNPY(w io.Writer, m *Model) error {
+	if err := checkNPY(m); err != nil {
+		return err
+	}
 	d, err := writableDense(m)
 	if err != nil {
 		return err
 	}
-	for _, x := range d.H {
-		if x != 0 {
-			return fmt.Errorf("model %s has fields, which a .npy file (J alone) cannot hold (write .npz instead)", m.Spec)
-		}
-	}
 	return writeMatrix(w, d)
 }
 
+// denseSize says why m is too large for a dense matrix file (nil: it is
+// not).
+func denseSize(m *Model) error {
+	if n := m.Variables(); n > MaxDenseVariables {
+		return cannotHold("model %s has %d variables, more than the %d of a dense matrix file", m.Spec, n, MaxDenseVariables)
+	}
+	return nil
+}
+
+// writableDense is m's dense Ising form for a matrix file of J (and h),
+// which holds any model, whatever its kind, whose Ising form has no
+// offset and at most MaxDenseVariables variables (reading the file back
+// gives an Ising model of the same energies).
 func writableDense(m *Model) (*Dense, error) {
-	if m.RBM != nil || m.Kind != KindIsing {
-		return nil, fmt.Errorf("model %s is a%s %v model (expected an Ising model for a dense matrix file; write .qubo or .npz (RBM) instead)", m.Spec, map[bool]string{true: "n"}[m.Kind == KindRBM], m.Kind)
+	if err := denseSize(m); err != nil {
+		return nil, err
 	}
-	if m.Variables() > MaxDenseVariables {
-		return nil, fmt.Errorf("model %s has %d variables (expected at most %d for a dense matrix file)", m.Spec, m.Variables(), MaxDenseVariables)
+	if c := isingOffset(m); c != 0 {
+		return nil, cannotHold("model %s has energy offset %s, which a dense matrix file of J and h cannot hold", m.Spec, fmtFloat(c))
 	}
-	d := m.DenseForm()
-	if d.Offset != 0 {
-		return nil, fmt.Errorf("model %s has energy offset %s, which a dense matrix file cannot hold (write .qubo instead)", m.Spec, fmtFloat(d.Offset))
+	if d := m.DenseForm(); d != nil {
+		return d, nil
 	}
-	return d, nil
+	return denseOf(m.Sparse()), nil // an RBM's Ising form
 }
 
 // writeMatrix writes d's J as a C-order .npy matrix.

@@ -3,9 +3,14 @@ package model
 import (
 	"archive/zip"
 	"bytes"
+	"errors"
+	"maps"
 	"math"
+	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -60,7 +65,7 @@ func TestDenseFileRoundTrip(t *testing.T) {
 			t.Errorf("%s: .txt and .npz give different models", spec)
 		}
 	}
-	// Refusals: fields in .npy, offsets, QUBOs and RBMs in dense files.
+	// Refusals: fields in .npy, offsets in dense files of J.
 	q, err := ParseQUBO("x.qubo", bytes.NewReader([]byte("p qubo 0 3 0 1\n0 2 -4\n")))
 	if err != nil {
 		t.Fatal(err)
@@ -68,11 +73,142 @@ func TestDenseFileRoundTrip(t *testing.T) {
 	for _, c := range []struct {
 		m    *Model
 		name string
-	}{{mustLoad(t, "frustrated2d:L=3"), "f.npy"}, {q, "q.npz"}, {q, "q.npy"}, {mustLoad(t, "rbm-random:V=3,H=2"), "r.npy"}} {
+	}{{mustLoad(t, "frustrated2d:L=3"), "f.npy"}, {q, "q.npy"}, {mustLoad(t, "rbm-random:V=3,H=2"), "r.npy"}} {
 		if err := Write(c.m, filepath.Join(dir, c.name)); err == nil {
 			t.Errorf("%s: %s accepted", c.m.Spec, c.name)
 		}
 	}
+}
+
+// allEnergies is the energy of every state of m (N <= 12) by its Ising
+// form, which holds every kind's energies (offset included).
+func allEnergies(t *testing.T, m *Model) []float64 {
+	t.Helper()
+	is := m.Sparse()
+	s := make([]int8, is.N)
+	var e []float64
+	for x := 0; x < 1<<is.N; x++ {
+		for i := range s {
+			s[i] = int8(2*(x>>i&1) - 1)
+		}
+		e = append(e, is.Energy(s))
+	}
+	return e
+}
+
+// TestWriteEveryFormat (gen converts between every pair of formats that
+// can hold a model): every model written to every format that can hold it
+// loads back with the same energy of every state, bit for bit; a QUBO's
+// .npz is its matrix Q and loads back as the same QUBO (kind and terms);
+// every format that cannot hold it is refused with an *InputError naming
+// the file and the formats that can.
+func TestWriteEveryFormat(t *testing.T) {
+	dir := t.TempDir()
+	parse := func(name, text string) *Model {
+		var m *Model
+		var err error
+		if strings.HasSuffix(name, ".qubo") {
+			m, err = ParseQUBO(name, strings.NewReader(text))
+		} else {
+			m, err = ParseText(name, strings.NewReader(text))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.OnGrid()
+		return m
+	}
+	qDense, err := ReadDenseNPZ("q.npz", npzOf(t, zip.Store, "Q.npy", npy("<f8", false, "(3, 3)", []float64{1, 3, 0, 0, -2, -1, 0.5, 0, 0.25})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		m   *Model
+		can string // the formats that hold it
+	}{
+		{mustLoad(t, "frustrated2d:L=3,seed=2"), ".txt .qubo .npz"},                                      // fields
+		{mustLoad(t, "sk:N=7,seed=3"), ".txt .qubo .npz .npy"},                                           // dense, no fields
+		{parse("m.qubo", "p qubo 0 3 3 2\n0 0 1\n1 1 -2\n2 2 0.5\n0 1 3\n1 2 -1\n"), ".qubo .npz"},       // Ising offset 0.25
+		{parse("c.qubo", "c offset 1\np qubo 0 2 2 1\n0 0 -2\n1 1 -2\n0 1 4\n"), ".txt .qubo .npz .npy"}, // constant term; Ising form J alone
+		{parse("k.qubo", "c offset 1\np qubo 0 2 1 1\n0 0 2\n0 1 4\n"), ".qubo"},                         // offsets both ways
+		{qDense, ".qubo .npz"},
+		{mustLoad(t, "rbm-random:V=4,H=3,seed=2"), ".qubo .npz"},
+	}
+	for _, c := range cases {
+		want := allEnergies(t, c.m)
+		for _, ext := range []string{".txt", ".qubo", ".npz", ".npy"} {
+			path := filepath.Join(dir, "out"+ext)
+			os.Remove(path)
+			err := Write(c.m, path)
+			if !strings.Contains(c.can, ext) {
+				var ie *InputError
+				msg := ""
+				if errors.As(err, &ie) {
+					msg = ie.Msg
+				}
+				if ie == nil || ie.File != path || !strings.Contains(msg, "write "+orFormats(c.can)+" instead") {
+					t.Errorf("%s to %s: %v (want an input error naming %s)", c.m.Spec, ext, err, c.can)
+				}
+				continue
+			}
+			if err != nil {
+				t.Errorf("%s to %s: %v", c.m.Spec, ext, err)
+				continue
+			}
+			back, err := Load(path)
+			if err != nil {
+				t.Errorf("%s to %s: %v", c.m.Spec, ext, err)
+				continue
+			}
+			if got := allEnergies(t, back); !slices.Equal(got, want) {
+				t.Errorf("%s through %s: energies %v, want %v", c.m.Spec, ext, got, want)
+			}
+			if ext == ".npz" && c.m.QUBO != nil && c.m.QUBO.Offset == 0 {
+				if back.Kind != KindQUBO || !sameIsing(back.Sparse(), c.m.Sparse()) || !sameTerms(back.QUBO, c.m.QUBO) {
+					t.Errorf("%s through .npz: kind %v, not the same QUBO", c.m.Spec, back.Kind)
+				}
+			}
+		}
+	}
+	// Limits: a dense file holds at most MaxDenseVariables variables.
+	big := mustLoad(t, "ferro2d:L=91") // 8281 spins
+	for _, ext := range []string{".npz", ".npy"} {
+		err := Write(big, filepath.Join(dir, "big"+ext))
+		if ie := (*InputError)(nil); !errors.As(err, &ie) || !strings.Contains(ie.Msg, "more than the 8192") || !strings.Contains(ie.Msg, "write .txt or .qubo instead") {
+			t.Errorf("%d spins to %s: %v", big.Variables(), ext, err)
+		}
+	}
+	// An unknown extension is an input error too.
+	if err := Write(cases[0].m, filepath.Join(dir, "x.csv")); !errors.As(err, new(*InputError)) {
+		t.Errorf("x.csv: %v (want an *InputError)", err)
+	}
+}
+
+// orFormats is "a, b or c" of a space-separated list.
+func orFormats(list string) string {
+	f := strings.Fields(list)
+	if len(f) == 1 {
+		return f[0]
+	}
+	return strings.Join(f[:len(f)-1], ", ") + " or " + f[len(f)-1]
+}
+
+// sameTerms reports whether two QUBOs have the same terms: the same
+// diagonal and the same nonzero pair terms, in any order.
+func sameTerms(a, b *QUBO) bool {
+	if a.N != b.N || a.Offset != b.Offset || !slices.Equal(a.Diag, b.Diag) {
+		return false
+	}
+	pairs := func(q *QUBO) map[[2]int32]float64 {
+		m := map[[2]int32]float64{}
+		for _, e := range q.Off {
+			if e.W != 0 {
+				m[[2]int32{min(e.I, e.J), max(e.I, e.J)}] = e.W
+			}
+		}
+		return m
+	}
+	return maps.Equal(pairs(a), pairs(b))
 }
 
 // TestReadDense: J in either triangle or both, C or Fortran order, float32

@@ -60,6 +60,15 @@ func FuzzReadDenseNPZ(f *testing.F) {
 			if err != nil || !sameIsing(want, m.Sparse()) {
 				t.Fatalf("Q and its terms give different Ising forms: %v", err)
 			}
+			// Written back (as Q), it is the same QUBO.
+			var buf bytes.Buffer
+			if err := writeNPZ(&buf, m); err != nil {
+				t.Fatalf("cannot write a parsed QUBO: %v", err)
+			}
+			back, err := ReadDenseNPZ("again.npz", buf.Bytes())
+			if err != nil || !sameDense(m, back) || !sameTerms(m.QUBO, back.QUBO) {
+				t.Fatalf("write and read changed the QUBO: %v", err)
+			}
 			return
 		}
 		var buf bytes.Buffer

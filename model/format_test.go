@@ -315,7 +315,7 @@ func TestReadNPZ(t *testing.T) {
 		{with("W", npy("<f8", true, "(2, 3)", []float64{1, 4, 2, 5, 3, math.Inf(1)})), "array W of shape (2, 3): W[1, 2] is +Inf (expected finite numbers)"},
 		{with("W", npy("<f4", true, "(2, 3)", []float64{1, 4, 3e38, 5, 3, 6})), "array W of shape (2, 3): W[0, 1]: value 3.0000000054977558e+38 too large"},
 		// Issue 31: a missing array lists what the archive holds.
-		{with("W", nil), "r.npz: missing array W: the archive holds b.npy, c.npy (expected W.npy (V x H), b.npy (V) and c.npy (H))"},
+		{with("W", nil), "r.npz: missing array W: the archive holds b.npy, c.npy (expected W.npy (V x H), b.npy (V) and c.npy (H) for an RBM, J.npy (N x N) and optionally h.npy (N) for an Ising model, or Q.npy (N x N) for a QUBO)"},
 		{npzOf(t, zip.Store, "weights.npy", good("W"), "c.npy", good("c"), "b.npy", good("b"), "meta", []byte("x")), "missing array W: the archive holds b.npy, c.npy, meta, weights.npy (expected"},
 		{npzOf(t, zip.Store, "a b.npy", good("W"), "x\n.npy", good("W")), "missing array W: the archive holds \"a b.npy\", \"x\\n.npy\" (expected"},
 		{npzOf(t, zip.Store), "r.npz: missing array W: the archive is empty (expected"},
@@ -404,8 +404,9 @@ func TestRoundTrip(t *testing.T) {
 	if err := Write(q, filepath.Join(dir, "x.txt")); err == nil {
 		t.Errorf(".txt accepted a QUBO whose Ising form has an offset")
 	}
-	if err := Write(q, filepath.Join(dir, "x.npz")); err == nil {
-		t.Errorf(".npz accepted a QUBO")
+	// .npz holds it as its matrix Q (TestWriteEveryFormat).
+	if back, err := roundTrip(t, q, dir, "x.npz"); err != nil || back.Kind != KindQUBO || !sameIsing(q.Ising, back.Sparse()) {
+		t.Errorf("parsed QUBO through .npz: %v", err)
 	}
 	if err := Write(q, filepath.Join(dir, "x.csv")); err == nil {
 		t.Errorf("unknown extension accepted")

@@ -42,6 +42,7 @@ type Model struct {
 	Dense *Dense // a model given as a full matrix (sk:, .npy, .npz with J or Q); Ising is then nil
 	RBM   *RBM
 	QUBO  *QUBO // the source terms of a KindQUBO model, kept so it can be written back exactly
+	Grid  Grid  // how OnGrid rounded the terms (Load: every model)
 }
 
 // QUBO holds E(x) = sum_i Diag_i x_i + sum_(i<j) Q_ij x_i x_j as given.

@@ -70,7 +70,7 @@ func holds(files []*zip.File) string {
 func ReadNPZ(name string, data []byte) (*Model, error) {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) { // entry names are only compared, never used as paths
-		return nil, inputErr(name, 0, "not an .npz archive: %v (expected a zip of .npy arrays W, b, c)", err)
+		return nil, inputErr(name, 0, "not an .npz archive: %v (expected %s)", err, npzLayouts)
 	}
 	arrays := map[string]*npyArray{}
 	for _, f := range zr.File {
@@ -104,6 +104,10 @@ func ReadNPZ(name string, data []byte) (*Model, error) {
 		arrays[key] = a
 	}
 	for _, k := range []string{"W", "b", "c"} {
+		// Without W the archive may be meant as any layout: all are named.
+		if arrays[k] == nil && k == "W" {
+			return nil, inputErr(name, 0, "missing array W: %s (expected W.npy (V x H), b.npy (V) and c.npy (H) for an RBM, J.npy (N x N) and optionally h.npy (N) for an Ising model, or Q.npy (N x N) for a QUBO)", holds(zr.File))
+		}
 		if arrays[k] == nil {
 			return nil, inputErr(name, 0, "missing array %s: %s (expected W.npy (V x H), b.npy (V) and c.npy (H))", k, holds(zr.File))
 		}

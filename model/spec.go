@@ -94,6 +94,7 @@ func Load(spec string) (*Model, error) {
 		return nil, err
 	}
 	m.Spec = spec
+	m.OnGrid()
 	return m, nil
 }
 

@@ -3,22 +3,33 @@ package model
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
+
+// holdError says that a file format cannot hold a model exactly. Write
+// makes it an *InputError (the command asked for a conversion that cannot
+// be done) naming the formats that can.
+type holdError struct{ msg string }
+
+func (e *holdError) Error() string { return e.msg }
+
+func cannotHold(format string, a ...any) error { return &holdError{fmt.Sprintf(format, a...)} }
 
 // WriteText writes m's Ising form in the native text format: a comment, the
 // count line, the nonzero fields, then every coupling (zero ones included)
 // in Edges order, values formatted exactly (shortest 'g'). A model with a
 // nonzero Offset cannot be written exactly and is an error.
 func WriteText(w io.Writer, m *Model) error {
-	is := m.Sparse()
-	if is.Offset != 0 {
-		return fmt.Errorf("model %s has energy offset %s, which the .txt format cannot hold (write .qubo or .npz instead)", m.Spec, fmtFloat(is.Offset))
+	if err := checkText(m); err != nil {
+		return err
 	}
+	is := m.Sparse()
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# %s\n%d\n", oneLine(m.Describe()), is.N)
 	for i, h := range is.H {
@@ -30,6 +41,29 @@ func WriteText(w io.Writer, m *Model) error {
 		fmt.Fprintf(bw, "%d %d %s\n", e.I, e.J, fmtFloat(e.W))
 	}
 	return bw.Flush()
+}
+
+// checkText says why .txt cannot hold m (nil: it can): it has no offset.
+func checkText(m *Model) error {
+	if c := isingOffset(m); c != 0 {
+		return cannotHold("model %s has energy offset %s, which the .txt format cannot hold", m.Spec, fmtFloat(c))
+	}
+	return nil
+}
+
+// isingOffset is the offset of m's Ising form, without building a form m
+// does not hold (a dense model's CSR form, an RBM's).
+func isingOffset(m *Model) float64 {
+	switch {
+	case m.Ising != nil:
+		return m.Ising.Offset
+	case m.Dense != nil:
+		return m.Dense.Offset
+	case m.RBM != nil:
+		_, c := m.RBM.isingFields()
+		return c
+	}
+	return 0
 }
 
 func oneLine(s string) string { return strings.NewReplacer("\n", " ", "\r", " ").Replace(s) }
@@ -111,9 +145,15 @@ func quboOf(m *Model) (*QUBO, error) {
 	q.Offset = c
 	back, err := FromQUBO(q.N, q.Diag, q.Off, q.Offset)
 	if err != nil || !sameIsing(back, is) {
-		return nil, fmt.Errorf("model %s cannot be written exactly as .qubo (its QUBO form does not round-trip; write .txt instead)", m.Spec)
+		return nil, cannotHold("model %s cannot be written exactly as .qubo (its QUBO form does not round-trip)", m.Spec)
 	}
 	return q, nil
+}
+
+// checkQUBO says why .qubo cannot hold m (nil: it can).
+func checkQUBO(m *Model) error {
+	_, err := quboOf(m)
+	return err
 }
 
 // sameIsing reports whether a and b are identical (values compared with ==).
@@ -139,37 +179,70 @@ func sameIsing(a, b *Ising) bool {
 	return true
 }
 
-// Write writes m to path in the format its extension names (.txt, .qubo,
-// .npz for an RBM or, as J and h, an Ising model, .npy for the couplings
-// of an Ising model without fields), atomically: the file is written to a temporary
-// file in the same directory and renamed into place, so readers never see a
-// partial file.
+// writeFormat is a file format Write writes: write writes m, check says
+// why the format cannot hold m exactly (nil: it can).
+type writeFormat struct {
+	ext   string
+	write func(io.Writer, *Model) error
+	check func(*Model) error
+}
+
+// writeFormats are the formats by extension, in the order messages list
+// them.
+var writeFormats = []writeFormat{
+	{".txt", WriteText, checkText},
+	{".qubo", WriteQUBO, checkQUBO},
+	{".npz", writeNPZ, checkNPZ},
+	{".npy", WriteDenseNPY, checkNPY},
+}
+
+// Write writes m to path in the format its extension names, atomically:
+// the file is written to a temporary file in the same directory and
+// renamed into place, so readers never see a partial file. Every format
+// that can hold m exactly can be written, and loading the file gives back
+// the same energy function: .txt (the Ising form, without offset), .qubo,
+// .npz (an RBM's W, b, c; a QUBO's Q; an Ising model's J and h, without
+// offset) and .npy (J: no fields, no offset); the dense files hold at
+// most MaxDenseVariables variables. A format that cannot hold m, or an
+// unknown extension, is an *InputError naming path and the formats that
+// can; a failure to write is another error.
 func Write(m *Model, path string) error {
-	var buf bytes.Buffer
-	var err error
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".txt":
-		err = WriteText(&buf, m)
-	case ".qubo":
-		err = WriteQUBO(&buf, m)
-	case ".npz":
-		if m.RBM == nil {
-			if m.Kind != KindIsing {
-				return fmt.Errorf("%s: model %s is a %v model (expected .qubo for it; .npz holds an RBM or an Ising model)", path, m.Spec, m.Kind)
-			}
-			err = WriteDenseNPZ(&buf, m)
-		} else {
-			err = WriteNPZ(&buf, m.RBM)
+	ext := strings.ToLower(filepath.Ext(path))
+	i := slices.IndexFunc(writeFormats, func(f writeFormat) bool { return f.ext == ext })
+	if i < 0 {
+		what := fmt.Sprintf("unknown extension %q", filepath.Ext(path))
+		if ext == "" {
+			what = "no extension"
 		}
-	case ".npy":
-		err = WriteDenseNPY(&buf, m)
-	default:
-		return fmt.Errorf("%s: unknown extension (expected .txt, .qubo, .npz or .npy)", path)
+		return inputErr(path, 0, "%s (expected .txt, .qubo, .npz or .npy)", what)
 	}
-	if err != nil {
+	var buf bytes.Buffer
+	if err := writeFormats[i].write(&buf, m); err != nil {
+		var he *holdError
+		if errors.As(err, &he) {
+			return inputErr(path, 0, "%s (%s)", he.msg, otherFormats(m, ext))
+		}
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return WriteFileAtomic(path, buf.Bytes())
+}
+
+// otherFormats says which formats but ext can hold m: "write .qubo or
+// .npz instead".
+func otherFormats(m *Model, ext string) string {
+	var can []string
+	for _, f := range writeFormats {
+		if f.ext != ext && f.check(m) == nil {
+			can = append(can, f.ext)
+		}
+	}
+	switch len(can) {
+	case 0:
+		return "no format sardonics writes (.txt, .qubo, .npz, .npy) holds it exactly"
+	case 1:
+		return "write " + can[0] + " instead"
+	}
+	return "write " + strings.Join(can[:len(can)-1], ", ") + " or " + can[len(can)-1] + " instead"
 }
 
 // WriteFileMkdir is WriteFileAtomic after creating path's folder if
