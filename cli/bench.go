@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -53,9 +54,14 @@ than the CPU the threads spend waiting for each other.
 
 --ess adds ESS per CPU-second of every sampler on frustrated2d:L=60 (T=1)
 and spinglass3d:L=9 (beta=1) from short runs. GROUP is one of handoff,
-gibbs, metropolis, sw, saw, rbm, parallel, scale, load, trial, ess.`,
+gibbs, metropolis, sw, saw, rbm, parallel, scale, load, trial, ess.
+
+Writes DIR/bench.json (--out DIR, created if missing); without --out, into
+a new folder bench-YYYYMMDD-HHMMSS-N in the system's temporary folder
+(never the working directory, which may be a source tree), and prints its
+path.`,
 		Flags: func(fs *flag.FlagSet, env *Env) func([]string) error {
-			out := fs.String("out", ".", "folder for bench.json")
+			out := fs.String("out", "", "folder for bench.json (default: a new folder in the system's temporary folder)")
 			budget := fs.Duration("budget", time.Second, "CPU time per measurement")
 			only := fs.String("only", "", "run only the lines of this `GROUP`")
 			ess := fs.Bool("ess", false, "also measure ESS per CPU-second (about a minute)")
@@ -64,6 +70,12 @@ gibbs, metropolis, sw, saw, rbm, parallel, scale, load, trial, ess.`,
 				if len(args) > 0 {
 					return usagef("bench: unexpected argument %q", args[0])
 				}
+				if *out != "" {
+					if err := checkOutDir("--out", *out); err != nil {
+						return err
+					}
+				}
+				started := time.Now()
 				// SIGINT or SIGTERM stops the suite within a moment; the
 				// lines measured so far are kept in bench.json.
 				ctx, sig, stop := signalContext()
@@ -78,7 +90,16 @@ gibbs, metropolis, sw, saw, rbm, parallel, scale, load, trial, ess.`,
 				if err != nil {
 					return err
 				}
-				path := filepath.Join(*out, "bench.json")
+				dir := *out
+				if dir == "" {
+					// A fresh folder each run, outside any source tree: the
+					// default once was ".", which overwrote a tracked
+					// bench.json when run from the repository.
+					if dir, err = os.MkdirTemp("", "bench-"+started.Format("20060102-150405")+"-"); err != nil {
+						return err
+					}
+				}
+				path := filepath.Join(dir, "bench.json")
 				if err := model.WriteFileMkdir(path, append(b, '\n')); err != nil {
 					return err
 				}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -373,5 +374,108 @@ func TestOutOfAnotherCommandRefused(t *testing.T) {
 	_, _, err := run(t, append(base, "--seed", "2")...)
 	if err == nil || ExitCode(err) != 2 || !strings.Contains(err.Error(), "another command") {
 		t.Fatalf("other command into the same --out: err %v (exit %d), want exit 2", err, ExitCode(err))
+	}
+}
+
+// TestHelpMatchesWhatRuns: the help texts say what the commands do. gen
+// and the command list name every format gen writes, .npz with its three
+// layouts (it held only RBMs once); sample's replica exchange names every
+// sampler the registry lets change its temperature in place (hybrid was
+// missing) and the ones it does not.
+func TestHelpMatchesWhatRuns(t *testing.T) {
+	top, _, err := run(t, "help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(top, "  gen        write or convert a model to a file (.txt, .qubo, .npz, .npy)\n") {
+		t.Errorf("help: the gen line does not name every format:\n%s", top)
+	}
+	gen, _, _ := run(t, "help", "gen")
+	gen = strings.Join(strings.Fields(gen), " ")
+	for _, want := range []string{".npz (an RBM as W, b, c; a QUBO as its matrix Q; an Ising model as J and h;", ".npy (an Ising model's J: no fields, no offset", "naming the formats that can"} {
+		if !strings.Contains(gen, want) {
+			t.Errorf("help gen lacks %q:\n%s", want, gen)
+		}
+	}
+	sample, _, _ := run(t, "help", "sample")
+	_, raw, _ := strings.Cut(sample, "\nReplica exchange: ")
+	raw, _, _ = strings.Cut(raw, "\n\n")
+	for _, l := range strings.Split(raw, "\n") {
+		if len(l) > 76 {
+			t.Errorf("help sample's replica exchange: line of %d bytes: %q", len(l), l)
+		}
+	}
+	para := strings.Join(strings.Fields(raw), " ")
+	tempered, untempered := temperedSamplers(), untemperedSamplers()
+	if !slices.Contains(tempered, "hybrid") || !slices.Contains(tempered, "blockgibbs") || !slices.Equal(untempered, []string{"sw"}) {
+		t.Fatalf("registry: tempered %v, untempered %v", tempered, untempered)
+	}
+	if want := "--replicas R runs every sampler that can change its temperature in place (" + strings.Join(tempered, ", ") + "; not sw) as R replicas"; !strings.HasPrefix(para, want) {
+		t.Errorf("help sample's replica exchange: %.200s\nwant it to start %q", para, want)
+	}
+}
+
+// TestBenchOutDefault (bench.json overwrote the repository's tracked
+// bench.json when run from its root): without --out, bench writes a new
+// folder in the system's temporary folder each run, never the working
+// directory, and prints where; --out DIR is where it writes.
+func TestBenchOutDefault(t *testing.T) {
+	tmp, work := t.TempDir(), t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	t.Chdir(work)
+	var paths []string
+	for range 2 {
+		out, _, err := run(t, "bench", "--only", "handoff", "--budget", "5ms", "--cc", "none")
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := strings.LastIndex(out, "wrote ")
+		p := strings.TrimSpace(out[i+len("wrote "):])
+		if filepath.Dir(filepath.Dir(p)) != tmp || !strings.HasPrefix(filepath.Base(filepath.Dir(p)), "bench-") || filepath.Base(p) != "bench.json" {
+			t.Errorf("bench wrote %s (want TMPDIR/bench-.../bench.json)", p)
+		}
+		if _, err := os.Stat(p); err != nil {
+			t.Error(err)
+		}
+		paths = append(paths, p)
+	}
+	if paths[0] == paths[1] {
+		t.Errorf("two runs wrote the same %s", paths[0])
+	}
+	if ents, _ := os.ReadDir(work); len(ents) > 0 {
+		t.Errorf("bench wrote into the working directory: %v", ents)
+	}
+	dir := filepath.Join(work, "b")
+	if out, _, err := run(t, "bench", "--only", "handoff", "--budget", "5ms", "--cc", "none", "--out", dir); err != nil || !strings.Contains(out, "wrote "+filepath.Join(dir, "bench.json")) {
+		t.Errorf("bench --out %s: %v\n%s", dir, err, out)
+	}
+}
+
+// TestTuneIterationsCountFromOne: tune names its best iteration counting
+// from 1, as rewards.png's axis does (it printed "iteration 0" for the
+// first).
+func TestTuneIterationsCountFromOne(t *testing.T) {
+	dir := t.TempDir()
+	out, _, err := run(t, "tune", "--model", "ferro2d:L=4", "--T", "1", "--iterations", "4", "--iter-steps", "20", "--kernels", "5", "--out", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	csv, err := os.ReadFile(filepath.Join(dir, "tuning.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rewards []float64
+	for _, l := range strings.Split(strings.TrimSpace(string(csv)), "\n")[1:] {
+		v, _ := strconv.ParseFloat(l[strings.LastIndexByte(l, ',')+1:], 64)
+		rewards = append(rewards, v)
+	}
+	best := 0
+	for i, r := range rewards {
+		if r > rewards[best] {
+			best = i
+		}
+	}
+	if want := fmt.Sprintf("best reward %.4f at iteration %d: ", rewards[best], best+1); !strings.Contains(out, want) {
+		t.Errorf("tune printed:\n%s\nwant %q (rewards %v)", out, want, rewards)
 	}
 }

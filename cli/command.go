@@ -30,7 +30,9 @@ type commandFile struct {
 	// Settings is the command compared with a later run into DIR: every
 	// flag that changes the results, defaults made explicit, beta as a
 	// number whichever of --T and --beta was given, the samplers in
-	// canonical order and --init as the SHA-256 of the file's content.
+	// canonical order, --init as the SHA-256 of the file's content, and
+	// the model's file and --policy by canonical path (canonicalSpec), so
+	// that m.txt, ./m.txt and /abs/m.txt are one command.
 	Settings map[string]string `json:"settings"`
 	// Inputs are the files the run read, by flag (model, init, policy):
 	// the trials are only valid for the content they had. Files of older
@@ -47,8 +49,38 @@ type commandFile struct {
 
 // inputFile is a file a run read.
 type inputFile struct {
-	Path   string `json:"path"`   // absolute
+	Path   string `json:"path"`   // canonical: absolute, symbolic links resolved
 	SHA256 string `json:"sha256"` // "sha256:HEX"
+}
+
+// canonicalPath is path absolute with its symbolic links resolved (those
+// of its longest existing prefix, should the file be gone): one file has
+// one name, however a command spelled it or whichever directory it ran in.
+func canonicalPath(path string) string { return resolvePath(path) }
+
+// canonicalSpec is a --model spec with the path of its file canonical
+// (rbm:PATH keeps its prefix); a generator's spec is left as it is.
+func canonicalSpec(spec string) string {
+	p := model.File(spec)
+	if p == "" {
+		return spec
+	}
+	if strings.HasPrefix(spec, "rbm:") {
+		return "rbm:" + canonicalPath(p)
+	}
+	return canonicalPath(p)
+}
+
+// canonicalSetting is the value of flag k as Settings records it: the
+// model's and --policy's files by canonical path.
+func canonicalSetting(k, v string) string {
+	switch {
+	case k == "model":
+		return canonicalSpec(v)
+	case k == "policy" && v != "":
+		return canonicalPath(v)
+	}
+	return v
 }
 
 // notCompared are the flags that do not change a run's results: a run into
@@ -101,16 +133,40 @@ func normalizeCommand(fs *flag.FlagSet) (map[string]string, map[string]inputFile
 		if err != nil {
 			return nil, nil, usagef("--%s %s: %v", k, p, err)
 		}
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			return nil, nil, err
-		}
-		inputs[k] = inputFile{Path: abs, SHA256: h}
+		inputs[k] = inputFile{Path: canonicalPath(p), SHA256: h}
+		set[k] = canonicalSetting(k, set[k])
 	}
 	if f, ok := inputs["init"]; ok {
 		set["init"] = f.SHA256
 	}
 	return set, inputs, nil
+}
+
+// canonicalize rewrites the file paths of a command.json written before
+// they were canonical (relative as given, relative to c.Dir; absolute
+// but with symbolic links), so that it compares equal to the same command
+// now.
+func (c *commandFile) canonicalize() {
+	at := func(p string) string {
+		if !filepath.IsAbs(p) && c.Dir != "" {
+			p = filepath.Join(c.Dir, p)
+		}
+		return canonicalPath(p)
+	}
+	for k, f := range c.Inputs {
+		f.Path = at(f.Path)
+		c.Inputs[k] = f
+	}
+	if v := c.Settings["model"]; model.File(v) != "" {
+		p := at(model.File(v))
+		if strings.HasPrefix(v, "rbm:") {
+			p = "rbm:" + p
+		}
+		c.Settings["model"] = p
+	}
+	if v := c.Settings["policy"]; v != "" {
+		c.Settings["policy"] = at(v)
+	}
 }
 
 // fileSHA256 is "sha256:HEX" of the content of path.
@@ -168,6 +224,7 @@ func readCommand(path string) (*commandFile, error) {
 	if c.Settings == nil {
 		return nil, fmt.Errorf("%s: not a command.json written by sardonics sample (it has no \"settings\")", path)
 	}
+	c.canonicalize()
 	return c, nil
 }
 
@@ -274,18 +331,28 @@ func savedAuto(fs *flag.FlagSet, dir string) (*replica.AutoRungs, error) {
 
 // savedCommand is the command of a run about to start in dir.
 type savedCommand struct {
-	path string
-	init string // the SHA-256 of --init's file, "" without one
+	path   string
+	inputs map[string]inputFile // the files the run reads, by flag
 }
 
 // settings is what the run's identity (summary.Meta.Settings) adds for its
-// inputs: the --init file's content, so that `report` does not merge runs
-// started from different states.
+// inputs: the content of the --init file, of the model's file and of the
+// --policy file, so that `report` does not merge runs started from
+// different states or run on files edited in between (their paths are in
+// Meta.Spec and the policy= setting, canonical).
 func (s *savedCommand) settings() string {
-	if s.init == "" {
-		return ""
+	var b strings.Builder
+	for _, k := range inputFlags {
+		f, ok := s.inputs[k]
+		switch {
+		case !ok:
+		case k == "init":
+			b.WriteString(" init=" + f.SHA256)
+		default:
+			b.WriteString(" " + k + "-file=" + f.SHA256)
+		}
 	}
-	return " init=" + s.init
+	return b.String()
 }
 
 // saveCommand records the sample command parsed into fs in DIR/command.json,
@@ -346,7 +413,7 @@ func saveCommand(fs *flag.FlagSet, cfg *runner.Config, dir string, env *Env) (*s
 	if err := model.WriteFileMkdir(path, append(b, '\n')); err != nil {
 		return nil, err
 	}
-	return &savedCommand{path: path, init: inputs["init"].SHA256}, nil
+	return &savedCommand{path: path, inputs: inputs}, nil
 }
 
 // finish passes on the run's error. A run that failed (rather than being
@@ -421,8 +488,8 @@ func resumeSample(fs *flag.FlagSet, dir string, env *Env) error {
 	}
 	// The folder is where it is now (it may have moved, or --out been
 	// relative), and the other relative paths mean what they meant when
-	// the run started: the command runs again in the directory it ran in,
-	// keeping their spelling, which checkpoints and policies compare.
+	// the run started: the command runs again in the directory it ran in
+	// (the files it names are compared by canonical path, wherever run).
 	args := slices.DeleteFunc(slices.Clone(c.Args), func(a string) bool {
 		name, _, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
 		_, over := override[name]

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -51,6 +52,11 @@ func runCommandScript(t *testing.T, file string) {
 		t.Fatal(err)
 	}
 	work := t.TempDir()
+	// Commands record input files by canonical path: the folder's own,
+	// so that outputs read $WORK where the temporary folder is a link.
+	if w, err := filepath.EvalSymlinks(work); err == nil {
+		work = w
+	}
 	script, files := splitScriptFiles(string(raw))
 	for name, data := range files {
 		p := filepath.Join(work, name)
@@ -329,5 +335,96 @@ func TestStatesNoteShown(t *testing.T) {
 	want := "sardonics: --save-states will write about 8.4 kB (1 sampler x 2 trials x 4.2 kB: states.npy, and samples.npz of its distinct states, at most an eighth as large; each running trial holds its 1.4 kB of states in memory; --save-every K keeps one state in K)\n"
 	if !strings.HasPrefix(stderr, want) {
 		t.Errorf("stderr:\n%s\nwant it to start with\n%s", stderr, want)
+	}
+}
+
+// TestCommandCanonicalPaths: a model file is identified by its canonical
+// path and its content, not by how it is spelled: m.txt, ./m.txt, the
+// absolute path, a symbolic link to it and ../dir/m.txt from another
+// directory are one command into one --out, and report merges trial
+// folders written with relative and absolute paths (a batch array whose
+// tasks cd differently); --policy and the policy's model likewise. A
+// command.json of a version that recorded the paths as spelled is read
+// with them made canonical.
+func TestCommandCanonicalPaths(t *testing.T) {
+	work := t.TempDir()
+	if w, err := filepath.EvalSymlinks(work); err == nil {
+		work = w
+	}
+	t.Chdir(work)
+	if _, _, err := run(t, "gen", "--model", "frustrated2d:L=4,seed=2", "--out", "m.txt"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("m.txt", "link.txt"); err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir("sub", 0o755)
+	sample := func(modelArg, out string, extra ...string) (string, error) {
+		t.Helper()
+		args := append([]string{"sample", "--model", modelArg, "--T", "1", "--sampler", "gibbs", "--steps", "60", "--burn", "10",
+			"--trials", "1", "--quiet", "--no-figures", "--out", out}, extra...)
+		_, stderr, err := run(t, args...)
+		return stderr, err
+	}
+	if _, err := sample("m.txt", "o"); err != nil {
+		t.Fatal(err)
+	}
+	for _, spelling := range []string{"./m.txt", filepath.Join(work, "m.txt"), "link.txt", "sub/../m.txt"} {
+		stderr, err := sample(spelling, "o")
+		if err != nil || !strings.Contains(stderr, "reusing 1 finished trial") {
+			t.Errorf("--model %s into the --out of --model m.txt: %v\n%s", spelling, err, stderr)
+		}
+	}
+	// Trial 1 from another directory, by a relative path; then merged.
+	t.Chdir(filepath.Join(work, "sub"))
+	if _, err := sample("../m.txt", filepath.Join(work, "o2"), "--trial-offset", "1"); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(work)
+	if _, _, err := run(t, "report", "--no-figures", "--out", "merged", "o", filepath.Join(work, "o2")); err != nil {
+		t.Fatalf("report of folders run with m.txt and ../m.txt: %v", err)
+	}
+	if s := readSummary(t, "merged"); s.Model.Spec != filepath.Join(work, "m.txt") || len(s.Results) != 1 || s.Results[0].Trials != 2 {
+		t.Errorf("merged: model %q, %d results", s.Model.Spec, len(s.Results))
+	}
+	// Another file of the same name is another run: report refuses it.
+	os.Mkdir("other", 0o755)
+	if _, _, err := run(t, "gen", "--model", "frustrated2d:L=4,seed=3", "--out", "other/m.txt"); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(filepath.Join(work, "other"))
+	if _, err := sample("m.txt", filepath.Join(work, "o3"), "--trial-offset", "2"); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(work)
+	if _, _, err := run(t, "report", "--no-figures", "--out", "merged2", "o", "o3"); ExitCode(err) != 2 || !strings.Contains(fmt.Sprint(err), "model-file: sha256:") {
+		t.Errorf("report of runs on two files named m.txt: %v (want exit 2 naming the model's content)", err)
+	}
+
+	// A policy tuned with one spelling is this model's with another, and
+	// --policy is one setting however it is spelled.
+	if _, _, err := run(t, "tune", "--model", "./m.txt", "--T", "1", "--iterations", "3", "--iter-steps", "10", "--kernels", "5", "--out", "tuned"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sample("m.txt", "p", "--sampler", "sardonics", "--policy", "tuned/policy.json"); err != nil {
+		t.Fatalf("--policy tuned for ./m.txt, --model m.txt: %v", err)
+	}
+	if stderr, err := sample(filepath.Join(work, "m.txt"), "p", "--sampler", "sardonics", "--policy", filepath.Join(work, "tuned", "policy.json")); err != nil || !strings.Contains(stderr, "reusing") {
+		t.Errorf("the same run with absolute paths: %v\n%s", err, stderr)
+	}
+
+	// A command.json that recorded the paths as given, relative to its
+	// directory, still matches the command.
+	path := filepath.Join("o", "command.json")
+	c, err := readCommand(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Settings["model"] = "m.txt"
+	c.Inputs["model"] = inputFile{Path: filepath.Join(work, "link.txt"), SHA256: c.Inputs["model"].SHA256}
+	b, _ := json.Marshal(c)
+	os.WriteFile(path, b, 0o644)
+	if stderr, err := sample("./m.txt", "o"); err != nil || !strings.Contains(stderr, "reusing 1 finished trial") {
+		t.Errorf("command.json with the model as spelled: %v\n%s", err, stderr)
 	}
 }

@@ -390,7 +390,7 @@ func TestUnknownFlagSuggests(t *testing.T) {
 		{[]string{"sample", "--Beta", "1"}, "unknown flag --Beta (did you mean --beta?)"},
 		{[]string{"sample", "--replica", "4"}, "(did you mean --replicas?)"},
 		{[]string{"sample", "--treads", "4"}, "(did you mean --threads?)"},
-		{[]string{"sample", "--save"}, "unknown flag --save (did you mean --save-every or --save-states or --save-trace?)"},
+		{[]string{"sample", "--save"}, "unknown flag --save (did you mean --save-best or --save-every or --save-states?)"},
 		{[]string{"sample", "--stepsize", "10"}, "(did you mean --steps?)"},
 		{[]string{"sample", "--burnin", "10"}, "(did you mean --burn?)"},
 		{[]string{"sample", "--check", "1m"}, "(did you mean --checkpoint-every?)"},

@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"archive/zip"
+	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -114,5 +117,106 @@ func TestResumeMessages(t *testing.T) {
 		if want := strings.ReplaceAll(tc.want, "$D", dir); ExitCode(err) != 2 || err.Error() != want {
 			t.Errorf("--resume %s: exit %d, %v\nwant %s", tc.dir, ExitCode(err), err, want)
 		}
+	}
+}
+
+// TestGenConverts: gen writes a model to every format that can hold it
+// (a .qubo to .npz as its matrix Q, and back to the same .qubo terms) and
+// refuses, with exit 2, the file named and the formats that can, every
+// one that cannot: fields to .npy, an offset to .txt, an unknown
+// extension; a missing folder or a folder as --out is refused before the
+// model is built.
+func TestGenConverts(t *testing.T) {
+	dir := t.TempDir()
+	q := filepath.Join(dir, "q.qubo")
+	os.WriteFile(q, []byte("p qubo 0 3 3 2\n0 0 1\n1 1 -2\n2 2 0.5\n0 1 3\n1 2 -1\n"), 0o644)
+	exactOf := func(spec string) string {
+		t.Helper()
+		out, _, err := run(t, "exact", "--model", spec, "--beta", "0.7")
+		if err != nil {
+			t.Fatalf("exact --model %s: %v", spec, err)
+		}
+		_, rest, _ := strings.Cut(out, "\n") // the first line names the spec
+		return rest
+	}
+	for _, tc := range []struct{ from, to string }{
+		{q, "q.npz"}, {filepath.Join(dir, "q.npz"), "q2.qubo"}, {"sk:N=5,seed=2", "sk.npy"}, {filepath.Join(dir, "sk.npy"), "sk.txt"},
+		{"frustrated2d:L=3", "f.npz"}, {"rbm-random:V=3,H=2", "r.npz"},
+	} {
+		out := filepath.Join(dir, tc.to)
+		if _, _, err := run(t, "gen", "--model", tc.from, "--out", out); err != nil {
+			t.Errorf("gen %s to %s: %v", tc.from, tc.to, err)
+			continue
+		}
+		if a, b := exactOf(tc.from), exactOf(out); a != b {
+			t.Errorf("gen %s to %s changed the model:\n%s\n%s", tc.from, tc.to, a, b)
+		}
+	}
+	if a, _ := os.ReadFile(filepath.Join(dir, "q2.qubo")); !strings.HasSuffix(string(a), "p qubo 0 3 3 2\n0 0 1\n1 1 -2\n2 2 0.5\n0 1 3\n1 2 -1\n") {
+		t.Errorf(".qubo through .npz:\n%s", a)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--model", "ferro2d:L=3", "--out", filepath.Join(dir, "x.csv")}, dir + `/x.csv: unknown extension ".csv" (expected .txt, .qubo, .npz or .npy)`},
+		{[]string{"--model", "frustrated2d:L=3", "--out", filepath.Join(dir, "f.npy")}, dir + "/f.npy: model frustrated2d:L=3 has fields, which a .npy file (J alone) cannot hold (write .txt, .qubo or .npz instead)"},
+		{[]string{"--model", q, "--out", filepath.Join(dir, "q.txt")}, dir + "/q.txt: model " + q + " has energy offset 0.25, which the .txt format cannot hold (write .qubo or .npz instead)"},
+		{[]string{"--model", "ferro2d:L=100", "--out", filepath.Join(dir, "big.npz")}, "has 10000 variables, more than the 8192 of a dense matrix file (write .txt or .qubo instead)"},
+		{[]string{"--model", "ferro2d:L=3", "--out", filepath.Join(dir, "no", "x.txt")}, "--out " + dir + "/no/x.txt: the folder " + dir + "/no does not exist (expected a file in an existing folder)"},
+		{[]string{"--model", "ferro2d:L=3", "--out", dir}, "--out " + dir + " is a directory (expected a file name"},
+	} {
+		_, _, err := run(t, append([]string{"gen"}, tc.args...)...)
+		if ExitCode(err) != 2 || !strings.Contains(fmt.Sprint(err), tc.want) {
+			t.Errorf("gen %v: exit %d, %v\nwant exit 2 and %q", tc.args, ExitCode(err), err, tc.want)
+		}
+	}
+}
+
+// TestInputMessages: input errors exit 2 and say what the input is and
+// what was expected: an --out that is a file, a folder as --model, .npz
+// archives of no known layout (all three named), an untempered sampler
+// inside replica exchange (every tempered one named, blockgibbs too), a
+// --beta beyond float64.
+func TestInputMessages(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, []byte("x"), 0o644)
+	none := filepath.Join(dir, "none.npz")
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, _ := zw.Create("X.npy")
+	w.Write([]byte("abc"))
+	zw.Close()
+	os.WriteFile(none, buf.Bytes(), 0o644)
+	trunc := filepath.Join(dir, "trunc.npz")
+	os.WriteFile(trunc, buf.Bytes()[:20], 0o644)
+	layouts := "W.npy (V x H), b.npy (V) and c.npy (H) for an RBM, J.npy (N x N) and optionally h.npy (N) for an Ising model, or Q.npy (N x N) for a QUBO"
+	m := []string{"--model", "ferro2d:L=3", "--beta", "1"}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{append([]string{"sample", "--out", file}, m...), "--out " + file + " is an existing file (expected a directory: the folder for the outputs, created if missing)"},
+		{append([]string{"sample", "--out", filepath.Join(file, "o")}, m...), "--out " + file + "/o: " + file + " is an existing file (expected a directory"},
+		{append([]string{"tune", "--out", file}, m...), "--out " + file + " is an existing file"},
+		{[]string{"report", "--out", file, dir}, "report: --out " + file + " is an existing file"},
+		{[]string{"sample", "--model", dir, "--beta", "1", "--out", filepath.Join(dir, "o")}, "--model: " + dir + " is a directory (expected a model file, PATH.txt, PATH.qubo, PATH.npz or PATH.npy, or a generator"},
+		{[]string{"exact", "--model", dir, "--beta", "1"}, "--model: " + dir + " is a directory"},
+		{[]string{"exact", "--model", none, "--beta", "1"}, none + ": missing array W: the archive holds X.npy (expected " + layouts + ")"},
+		{[]string{"exact", "--model", trunc, "--beta", "1"}, "not an .npz archive: zip: not a valid zip file (expected a zip of .npy arrays: W, b, c for an RBM; J and optionally h for an Ising model; or Q for a QUBO)"},
+		{append([]string{"sample", "--sampler", "sw", "--replicas", "4", "--out", filepath.Join(dir, "o")}, m...),
+			"--replicas: sw cannot change its temperature in place (its bond probabilities are built for one beta); use sardonics, hybrid, gibbs or metropolis (blockgibbs also runs inside replica exchange, but not on this model: blockgibbs needs a bipartite model (an RBM); ferro2d:L=3 is not one)"},
+		{[]string{"sample", "--model", "rbm-random:V=3,H=2", "--beta", "1", "--sampler", "sw", "--replicas", "4", "--out", filepath.Join(dir, "o")}, "; use sardonics, hybrid, gibbs, metropolis or blockgibbs"},
+		{[]string{"sample", "--model", "ferro2d:L=3", "--beta", "1e400", "--out", filepath.Join(dir, "o")}, `invalid value "1e400" for flag -beta: out of range (expected a finite number)`},
+		{[]string{"sample", "--model", "ferro2d:L=3", "--T", "-1e999", "--out", filepath.Join(dir, "o")}, `invalid value "-1e999" for flag -T: out of range (expected a finite number)`},
+	} {
+		_, _, err := run(t, tc.args...)
+		if ExitCode(err) != 2 || !strings.Contains(fmt.Sprint(err), tc.want) {
+			t.Errorf("%v: exit %d, %v\nwant exit 2 and %q", tc.args, ExitCode(err), err, tc.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "o")); err == nil {
+		t.Errorf("a refused run created its --out")
 	}
 }

@@ -8,9 +8,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
+	"sardonics/model"
 	"sardonics/replica"
 	"sardonics/runner"
+	"sardonics/sampler"
 )
 
 // replicaFlags are sample's replica-exchange settings.
@@ -29,7 +32,7 @@ type replicaFlags struct {
 func (f *replicaFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.count, "replicas", "replica exchange: run each sampler as `R` replicas (R >= 2) from --beta-min to the target beta, swapping neighbours (0: off); auto: R from a short pilot's communication barrier (2 x the sum of its swap rejection rates + 1)")
 	fs.Float64Var(&f.betaMin, "beta-min", 0, "the hottest replica's inverse temperature (default: beta / 10)")
-	fs.IntVar(&f.swapEvery, "swap-every", 0, "steps between swap rounds of replica exchange (0: every step for gibbs, metropolis and blockgibbs, every 10 for sardonics)")
+	fs.IntVar(&f.swapEvery, "swap-every", 0, "steps between swap rounds of replica exchange (0: every step for gibbs, metropolis and blockgibbs, every 10 for sardonics; hybrid swaps on the work clock unless this is given: see --swap-work)")
 	fs.Float64Var(&f.swapWork, "swap-work", 0, "swap on the work clock: a round is `W` sweep-equivalents of proposed flips per replica, whatever a step costs (0: --swap-every's step clock; hybrid's default is 1)")
 	fs.Float64Var(&f.tuneSeconds, "tune-cycles", 1, "hybrid without --mix and without --replicas: modelled CPU `SECONDS` per candidate cycle when the chain's cycle is chosen at half the burn-in; candidates clearly worse after a quarter of it are dropped. (With --replicas every rung runs 1:0 for the first half of the burn-in, and the second half, at most the cheap cycle's CPU over it, chooses the cycles by the target's q^2 (--overlap) or |m| and by round trips, per CPU-second; this value is unused)")
 	fs.StringVar(&f.ladder, "ladder", "geometric", "replica temperatures: geometric; adaptive (moved during the first half of the burn-in to even out swap acceptance, then fixed); or variance (moved during the first half of the burn-in so that delta-beta times the energy's standard deviation is the same between neighbours, then fixed; stats.json says how many replicas the range needs)")
@@ -131,6 +134,9 @@ func (f *replicaFlags) apply(cfg *runner.Config, ncpu int) error {
 		rc.BetaMin = cfg.Beta / 10
 	}
 	for _, name := range cfg.Samplers {
+		if k, ok := sampler.Lookup(name); ok && k.Untempered != "" {
+			return untempered(k, cfg.Model)
+		}
 		if err := rc.Check(name, cfg.Model, cfg.Beta, cfg.SAW); err != nil {
 			return err
 		}
@@ -138,6 +144,60 @@ func (f *replicaFlags) apply(cfg *runner.Config, ncpu int) error {
 	rc.Workers = f.workers(r, cfg, ncpu)
 	cfg.Replicas = rc
 	return nil
+}
+
+// untempered refuses sampler k, which cannot change its temperature in
+// place, inside replica exchange, naming from the registry every sampler
+// that can (Untempered empty); those that do not apply to m are named
+// too, with why, rather than left out.
+func untempered(k sampler.Kind, m *model.Model) error {
+	var can, elsewhere []string
+	for _, n := range temperedSamplers() {
+		o, _ := sampler.Lookup(n)
+		if o.Check != nil && m != nil {
+			if err := o.Check(m); err != nil {
+				elsewhere = append(elsewhere, fmt.Sprintf("%s also runs inside replica exchange, but not on this model: %v", n, err))
+				continue
+			}
+		}
+		can = append(can, n)
+	}
+	msg := fmt.Sprintf("--replicas: %s cannot change its temperature in place (%s); use %s", k.Name, k.Untempered, orList(can))
+	if len(elsewhere) > 0 {
+		msg += " (" + strings.Join(elsewhere, "; ") + ")"
+	}
+	return usagef("%s", msg)
+}
+
+// temperedSamplers are the registered samplers that can run inside replica
+// exchange (sampler.Kind.Untempered empty), in canonical order.
+func temperedSamplers() []string {
+	var names []string
+	for _, n := range sampler.Names() {
+		if k, _ := sampler.Lookup(n); k.Untempered == "" {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// untemperedSamplers are the registered samplers that cannot.
+func untemperedSamplers() []string {
+	var names []string
+	for _, n := range sampler.Names() {
+		if k, _ := sampler.Lookup(n); k.Untempered != "" {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// orList is "a", "a or b", "a, b or c".
+func orList(s []string) string {
+	if len(s) <= 1 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
 
 // workers is the threads that step a trial's r replicas (of each set):

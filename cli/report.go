@@ -30,6 +30,9 @@ exactly as one process running all the trials would (timings aside).`,
 				if *out == "" || len(args) == 0 {
 					return usagef("report needs --out MERGED and at least one input DIR (flags may come before or after the folders)")
 				}
+				if err := checkOutDir("report: --out", *out); err != nil {
+					return err
+				}
 				return merge(*out, args, env, !*noFigures)
 			}
 		},

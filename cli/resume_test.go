@@ -197,3 +197,69 @@ func TestCPUProfileReadable(t *testing.T) {
 		t.Fatalf("go tool pprof -top: %v\n%s", err, out)
 	}
 }
+
+// TestResumeWallTotal: a resumed run's wall_seconds is the total of the
+// interrupted process and the resumption (it counted the resumption
+// alone): the interrupted process records its wall time, and the summary
+// adds it.
+func TestResumeWallTotal(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "o")
+	stderr, err := termAtCheckpoint(t, dir, "sample", "--model", "ferro2d:L=16", "--T", "2.5", "--sampler", "gibbs", "--steps", "400000",
+		"--burn", "100", "--trials", "1", "--quiet", "--no-figures", "--checkpoint-every", "200ms", "--out", dir)
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 128+int(syscall.SIGTERM) {
+		t.Skipf("the run was not interrupted (%v): %s", err, stderr)
+	}
+	before := readWall(dir)
+	if !(before > 0.1) { // it ran until its first checkpoint at 200 ms
+		t.Fatalf("the interrupted run recorded %v s of wall time", before)
+	}
+	start := time.Now()
+	if _, _, err := run(t, "sample", "--resume", dir, "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	resumed := time.Since(start).Seconds()
+	r := readSummary(t, dir).Results[0]
+	if !(r.WallSeconds > before) || !(r.WallSeconds < before+resumed) {
+		t.Errorf("wall_seconds %v: want the interrupted %v s plus the resumption's (at most %v s)", r.WallSeconds, before, resumed)
+	}
+	// At least the trial's own time, which its checkpoint carried over.
+	if tw := trialWall(dir, "gibbs", 0); !(r.WallSeconds >= tw) {
+		t.Errorf("wall_seconds %v below its one trial's %v", r.WallSeconds, tw)
+	}
+	if _, err := os.Stat(wallFile(dir)); err == nil {
+		t.Errorf("%s left after the run finished", wallFile(dir))
+	}
+}
+
+// TestEarlierWall: the interrupted processes' wall time is split among the
+// samplers by the time their trials spent (finished ones' stats.json,
+// checkpoints); without a record, a sampler's trials' time over the trials
+// run at once.
+func TestEarlierWall(t *testing.T) {
+	dir := t.TempDir()
+	write := func(p, s string) {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(dir, "gibbs", "trial-0", "stats.json"), `{"wall_seconds": 1}`)
+	write(filepath.Join(dir, "gibbs", "trial-1", "stats.json"), `{"wall_seconds": 3}`)
+	write(runner.CheckpointPath(dir, "metropolis", 0), strings.Repeat("0", 64)+"\n"+`{"sampler": "metropolis", "wall_seconds": 2}`)
+	cfg := &runner.Config{Samplers: []string{"gibbs", "metropolis"}, Trials: 2, Threads: 2}
+	if got := earlierWall(cfg, dir, 0); got["gibbs"] != 2 || got["metropolis"] != 1 {
+		t.Errorf("without a record: %v (want gibbs 2, metropolis 1)", got)
+	}
+	if err := saveWall(dir, 3); err != nil {
+		t.Fatal(err)
+	}
+	if w := readWall(dir); w != 3 {
+		t.Fatalf("readWall %v", w)
+	}
+	if got := earlierWall(cfg, dir, 3); got["gibbs"] != 2 || got["metropolis"] != 1 {
+		t.Errorf("3 s recorded: %v (want gibbs 2, metropolis 1)", got)
+	}
+	if got := earlierWall(&runner.Config{Samplers: []string{"sw"}, Trials: 1}, dir, 3); got != nil {
+		t.Errorf("no trial spent time: %v", got)
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"sardonics/draws"
 	"sardonics/model"
 	"sardonics/runner"
+	"sardonics/sampler"
 	"sardonics/saw"
 	"sardonics/sawsampler"
 	"sardonics/summary"
@@ -44,8 +45,11 @@ func (f *optFloat) String() string {
 
 func (f *optFloat) Set(s string) error {
 	v, err := strconv.ParseFloat(s, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		return errors.New("out of range (expected a finite number)") // 1e400
+	}
 	if err != nil {
-		return errors.New("parse error")
+		return errors.New("parse error (expected a number)")
 	}
 	f.v, f.set = v, true
 	return nil
@@ -200,6 +204,10 @@ func checkBudgetFlags(fs *flag.FlagSet, budget time.Duration, frac float64, tria
 	return nil
 }
 
+// maxSaveBest bounds --save-best: each state kept is compared with those
+// of its energy when a state of that energy comes again.
+const maxSaveBest = 10000
+
 // checkSaveEvery checks --save-every K: at least 1, given with
 // --save-states or --marginals (save is either), and keeping at least one
 // of the steps after the burn-in.
@@ -220,7 +228,39 @@ func loadModel(spec string) (*model.Model, error) {
 	if spec == "" {
 		return nil, usagef("--model is required (e.g. --model ferro2d:L=60; see sardonics help sample)")
 	}
-	return model.Load(spec)
+	m, err := model.Load(spec)
+	if err != nil {
+		// A folder given as the model (--model runs/) is not an unknown
+		// spec: say what it is and what is expected instead.
+		p := model.File(spec)
+		if p == "" {
+			p = spec
+		}
+		if st, serr := os.Stat(p); serr == nil && st.IsDir() {
+			return nil, &model.InputError{File: "--model", Msg: p + " is a directory (expected a model file, PATH.txt, PATH.qubo, PATH.npz or PATH.npy, or a generator such as ferro2d:L=60; see sardonics help sample)"}
+		}
+	}
+	return m, err
+}
+
+// checkOutDir refuses an output folder (--out of sample, tune, report,
+// bench) that cannot be one: an existing file, or a path through one. A
+// folder that does not exist yet is created by the run.
+func checkOutDir(flag, dir string) error {
+	for p := filepath.Clean(dir); ; p = filepath.Dir(p) {
+		st, err := os.Stat(p)
+		switch {
+		case err == nil && st.IsDir():
+			return nil
+		case err == nil && p == filepath.Clean(dir):
+			return usagef("%s %s is an existing file (expected a directory: the folder for the outputs, created if missing)", flag, dir)
+		case err == nil:
+			return usagef("%s %s: %s is an existing file (expected a directory: the folder for the outputs, created if missing)", flag, dir, p)
+		}
+		if filepath.Dir(p) == p {
+			return nil // nothing of it exists: MkdirAll says what is wrong
+		}
+	}
 }
 
 // sawFlags are the sardonics sampler's settings shared by sample and tune.
@@ -300,10 +340,12 @@ trial, row i for trial --trial-offset + i) or a text file of +1/-1 rows.
 
 DIR/command.json records the command: a later run into DIR keeps the
 finished trials of the same command (equal settings, whichever of --T and
---beta, samplers in any order) and refuses another, listing what differs.
-It also records the SHA-256 of every file the run reads (the model's,
---init, --policy): a later run into DIR, or --resume DIR, refuses to reuse
-trials of a file that has changed since, naming it. --resume runs the
+--beta, samplers in any order, files however their paths are spelled:
+m.txt, ./m.txt, its absolute path or a link to it) and refuses another,
+listing what differs. It also records the SHA-256 of every file the run
+reads (the model's, --init, --policy): a later run into DIR, or --resume
+DIR, refuses to reuse trials of a file that has changed since, naming it,
+and report merges only folders of runs on the same files. --resume runs the
 command again in the directory where it started, so that its relative paths
 work from anywhere. Before it starts, a run estimates the memory and disk
 space it needs and refuses (exit 2) what cannot fit.
@@ -322,9 +364,7 @@ CPUs. With
 at most 4. Each trial running at once owns P CPUs of the affinity mask: its
 coordinator is pinned to the first, its P - 1 workers to the others.
 
-Replica exchange: --replicas R runs every sampler (sardonics, gibbs,
-metropolis, blockgibbs) as R replicas at inverse temperatures from
---beta-min (default beta/10) to the target beta, geometric or, with --ladder
+` + wrapText("Replica exchange: --replicas R runs every sampler that can change its temperature in place ("+strings.Join(temperedSamplers(), ", ")+"; not "+strings.Join(untemperedSamplers(), ", ")+") as R replicas at inverse temperatures from "+`--beta-min (default beta/10) to the target beta, geometric or, with --ladder
 adaptive, moved during the first half of the burn-in until swap acceptance
 is even, then fixed; --ladder variance moves them instead so that
 delta-beta times the energy's standard deviation, measured at each rung, is
@@ -357,7 +397,7 @@ the communication barrier Lambda (Syed et al. 2021), and R = 2 Lambda + 1,
 the optimum of the even/odd swaps used here (about 1/2 rejection per pair),
 or more where the pilot's acceptances show gaps. stderr, the settings line,
 command.json (which --resume reuses), stats.json and summary.json
-(replica.replicas_auto) say what it chose and why.
+(replica.replicas_auto) say what it chose and why.`, 76) + `
 
 SARDONICS settings: --params THETA is comma-separated key=value, keys not
 given keeping the default kl=1,ku=10,gl=0.95,gh=1.05,pll=0.4,phl=0.3,
@@ -417,6 +457,13 @@ batch-means standard errors (32 batches per trial), written per trial and
 pooled as SAMPLER/marginals.npy (N x 2: mean, stderr) and
 SAMPLER/correlations.npy (pairs x 4: i, j, mean, stderr).
 
+Lowest states: summary.json gives each sampler's lowest energy of any step
+(lowest: the energy, the trial and step that first reached it, how many
+trials did), also printed under the table; --save-best K writes the K
+lowest distinct states of all trials to SAMPLER/best.txt (a comment line,
+then per state its energy, trial, first step and variables as 0/1: one
+numpy.loadtxt call reads it).
+
 Writes DIR/summary.json, DIR/acf.png, DIR/trace.png, DIR/SAMPLER/trial-T/
 (energy.csv, magnetization.csv, stats.json; states.npy and samples.npz
 with --save-states) and, after tuning, DIR/rewards.png and DIR/tuning.csv.
@@ -428,7 +475,7 @@ example).`,
 			var tf tuneFlags
 			spec := fs.String("model", "", modelUsage())
 			temp.register(fs)
-			samplers := fs.String("sampler", "sardonics,gibbs", "comma-separated `LIST` of samplers: sardonics, hybrid, gibbs, metropolis, sw, blockgibbs")
+			samplers := fs.String("sampler", "sardonics,gibbs", "comma-separated `LIST` of samplers: "+strings.Join(sampler.Names(), ", "))
 			mix := fs.String("mix", "", "hybrid's cycle `A:M`: A Metropolis sweeps then M SARDONICS moves per step (default: 1 sweep and a sweep's worth of SARDONICS flips)")
 			steps := fs.Int("steps", 100000, "steps per trial (or --budget)")
 			burn := fs.Int("burn", 0, "steps discarded from the statistics, still written to energy.csv (default min(20000, steps/5), with --tune at least the tuning steps)")
@@ -438,6 +485,7 @@ example).`,
 			threads := fs.Int("threads", 0, "at most `N` threads compute at once: trials side by side first, then the replica workers or engine sections of each (0: all available CPUs)")
 			out := fs.String("out", "", "output `DIR` (required)")
 			save := fs.Bool("save-states", false, "write the kept states of each trial as states.npy (uint8, one row per saved step) and samples.npz (the distinct states as packed bits, with their energies and counts)")
+			saveBest := fs.Int("save-best", 0, "keep the `K` lowest distinct states each trial reaches at any step (its burn-in included) and write the K lowest of all trials to SAMPLER/best.txt: energy, trial, step, then the variables as 0/1")
 			saveEvery := fs.Int("save-every", 1, "with --save-states and --marginals, save and measure one state in `K` of the steps after the burn-in (those of steps burn+K, burn+2K, ...)")
 			saveTrace := fs.Bool("save-trace", false, "also stream every step's energy, magnetization (and overlap) to energy.npy, magnetization.npy (and overlap.npy) in each trial's folder: 8, 4 (and 8) bytes a step, burn-in included (the CSVs hold the kept draws)")
 			traceDraws := fs.Int("trace-draws", draws.DefaultCap, "keep at most `K` draws of each observable in each phase (burn-in, then after it) of a trial, evenly spaced: a longer phase is thinned by an interval that doubles as it grows; means and variances still use every step")
@@ -478,6 +526,9 @@ example).`,
 					if *out == "" {
 						return usagef("--out DIR is required")
 					}
+					if err := checkOutDir("--out", *out); err != nil {
+						return err
+					}
 					if err := checkBudgetFlags(fs, budgetFlag.d, *burnFraction, *trials, *steps, tf.tune, *marginals); err != nil {
 						return err
 					}
@@ -493,6 +544,9 @@ example).`,
 					}
 					if err != nil {
 						return err
+					}
+					if *saveBest < 0 || *saveBest > maxSaveBest {
+						return usagef("--save-best %d (expected 0 to %d: the lowest distinct states a trial keeps)", *saveBest, maxSaveBest)
 					}
 					if *traceDraws < draws.MinCap {
 						return usagef("--trace-draws %d (expected at least %d: the diagnostics split each trial's draws into chains of a few dozen)", *traceDraws, draws.MinCap)
@@ -521,7 +575,7 @@ example).`,
 					}
 					sc.CPUs = cpus
 					cfg = &runner.Config{Model: m, Beta: beta, Samplers: names, Steps: *steps, Burn: *burn,
-						Trials: *trials, TrialOffset: *offset, Seed: *seed, Threads: par, SAW: sc, SaveStates: *save, SaveEvery: *saveEvery, Marginals: *marginals,
+						Trials: *trials, TrialOffset: *offset, Seed: *seed, Threads: par, SAW: sc, SaveStates: *save, SaveBest: *saveBest, SaveEvery: *saveEvery, Marginals: *marginals,
 						SaveTrace: *saveTrace, TraceCap: *traceDraws}
 					if budgeted {
 						cfg.TrialBudget, cfg.BurnFraction = budgetFlag.d.Seconds()/float64(*trials), *burnFraction
@@ -576,6 +630,9 @@ example).`,
 					} else {
 						fmt.Fprintf(env.Stdout, "%s, beta = %g, %s x %d steps (burn-in %d%s), %d at a time\n", m.Describe(), beta, plural(*trials, "trial"), *steps, *burn, burnNote, par)
 					}
+					if note := m.GridNote(); note != "" {
+						fmt.Fprintf(env.Stdout, "%s\n", note)
+					}
 					if d := rf.describe(cfg); d != "" {
 						fmt.Fprintf(env.Stdout, "%s\n", d[2:])
 					}
@@ -592,6 +649,27 @@ example).`,
 			}
 		},
 	})
+}
+
+// wrapText breaks s at spaces into lines of at most width bytes (a longer
+// word keeps a line of its own): help text built from lists that change.
+func wrapText(s string, width int) string {
+	var b strings.Builder
+	n := 0
+	for _, w := range strings.Fields(s) {
+		switch {
+		case n == 0:
+		case n+1+len(w) > width:
+			b.WriteByte('\n')
+			n = 0
+		default:
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += len(w)
+	}
+	return b.String()
 }
 
 // humanCount writes a count to 3 significant digits with a word for
@@ -644,9 +722,12 @@ func mixString(s string) string {
 	return " mix=" + s
 }
 
+// settingsString is the run's sardonics settings (summary.Meta.Settings),
+// the --policy file by its canonical path (not as spelled: see
+// canonicalSetting).
 func settingsString(sf sawFlags, tf tuneFlags) string {
 	return fmt.Sprintf("params=%s layout=%s weight=%s accept=%s engine=%s tune=%v policy=%s iterations=%d iter-steps=%d reward=%s bounds=%s kernels=%d",
-		sf.params, sf.layout, sf.weight, sf.accept, sf.engine, tf.tune, tf.policy, tf.iterations, tf.iterSteps, tf.reward, tf.bounds, tf.kernels)
+		sf.params, sf.layout, sf.weight, sf.accept, sf.engine, tf.tune, canonicalSetting("policy", tf.policy), tf.iterations, tf.iterSteps, tf.reward, tf.bounds, tf.kernels)
 }
 
 // runAndWrite runs cfg, writing every output into dir (the figures only if
@@ -658,7 +739,9 @@ func runAndWrite(ctx context.Context, sig func() os.Signal, cfg *runner.Config, 
 		return err
 	}
 	cfg.Dir = dir
-	cfg.Meta = summary.Meta{Spec: cfg.Model.Spec, Variables: cfg.Model.Variables(), Interactions: cfg.Model.Interactions(),
+	// The model by its canonical spec: a run of m.txt and one of
+	// /abs/m.txt are the same run (checkpoints, report).
+	cfg.Meta = summary.Meta{Spec: canonicalSpec(cfg.Model.Spec), Variables: cfg.Model.Variables(), Interactions: cfg.Model.Interactions(),
 		Beta: cfg.Beta, Seed: cfg.Seed, Steps: cfg.Steps, BurnIn: cfg.Burn, Settings: settings}
 	if cfg.TrialBudget > 0 { // the step bound depends on the machine: not the run's identity
 		cfg.Meta.Steps, cfg.Meta.BurnIn = 0, 0
@@ -666,13 +749,24 @@ func runAndWrite(ctx context.Context, sig func() os.Signal, cfg *runner.Config, 
 	}
 	cfg.Stop = new(atomic.Bool)
 	defer context.AfterFunc(ctx, func() { cfg.Stop.Store(true) })()
+	// The wall time of earlier processes of this run (see wall.go).
+	earlier := readWall(dir)
+	before := earlierWall(cfg, dir, earlier)
+	start := time.Now()
 	recs, wall, err := runner.Run(cfg)
 	if errors.Is(err, runner.ErrInterrupted) {
+		if werr := saveWall(dir, earlier+time.Since(start).Seconds()); werr != nil {
+			fmt.Fprintf(env.Stderr, "sardonics: warning: %v: the resumed run's wall_seconds will lack this part\n", werr)
+		}
 		fmt.Fprintf(env.Stderr, "sardonics: %v: finished trials and checkpoints are in %s; continue with: %s\n", sig(), dir, resumeHint("sample", dir))
 		return &InterruptedError{Signal: sig()}
 	}
 	if err != nil {
 		return err
+	}
+	ran := time.Since(start).Seconds()
+	for name, w := range before {
+		wall[name] += w
 	}
 	// The summary needs only the trials' records and cfg.Meta: let the
 	// model (about 60 MB at 10^6 spins) go before it, and collect it and
@@ -708,6 +802,10 @@ func runAndWrite(ctx context.Context, sig func() os.Signal, cfg *runner.Config, 
 		return err
 	})
 	if ctx.Err() != nil {
+		// The trials' time counts in the summary --resume writes.
+		if werr := saveWall(dir, earlier+ran); werr != nil {
+			fmt.Fprintf(env.Stderr, "sardonics: warning: %v: the resumed run's wall_seconds will lack this part\n", werr)
+		}
 		fmt.Fprintf(env.Stderr, "sardonics: %v while writing the summary: every trial is finished and kept in %s; write the summary with: %s\n", sig(), dir, resumeHint("sample", dir))
 		return &InterruptedError{Signal: sig()}
 	}

@@ -105,7 +105,8 @@ func (t *tuneFlags) apply(cfg *runner.Config, m *model.Model, haveParams bool) e
 // policyFor refuses a policy file (at path, tuned for the model spec)
 // tuned for another model than m. Files that name no model are accepted.
 func policyFor(path, spec string, m *model.Model) error {
-	if spec != "" && spec != m.Spec {
+	// Model files compare by canonical path: m.txt is ./m.txt.
+	if spec != "" && canonicalSpec(spec) != canonicalSpec(m.Spec) {
 		return usagef("--policy %s was tuned for model %s, not for --model %s; tune this model with sardonics tune (or sample --tune), or, if it is the same model written differently, set \"spec\" in %s to %q",
 			path, spec, m.Spec, path, m.Spec)
 	}
@@ -152,6 +153,9 @@ Writes DIR/policy.json (K settings from the policy, reusable with sample
 				if *out == "" {
 					return usagef("--out DIR is required")
 				}
+				if err := checkOutDir("--out", *out); err != nil {
+					return err
+				}
 				if *trial < 0 {
 					return usagef("--trial %d (expected 0 or more)", *trial)
 				}
@@ -195,7 +199,9 @@ Writes DIR/policy.json (K settings from the policy, reusable with sample
 				if err := os.MkdirAll(*out, 0o755); err != nil {
 					return err
 				}
-				pol := tune.Policy{Spec: m.Spec, Beta: beta}
+				// The model's file by its canonical path, which sample
+				// --policy compares from any directory.
+				pol := tune.Policy{Spec: canonicalSpec(m.Spec), Beta: beta}
 				for _, th := range res.Policy {
 					pol.Kernels = append(pol.Kernels, th.String())
 				}
@@ -215,7 +221,8 @@ Writes DIR/policy.json (K settings from the policy, reusable with sample
 						best = i
 					}
 				}
-				fmt.Fprintf(env.Stdout, "best reward %.4f at iteration %d: %s\nwrote %s\n", res.Rewards[best], best, res.Tried[best], filepath.Join(*out, "policy.json"))
+				// Iterations count from 1, as on rewards.png's axis.
+				fmt.Fprintf(env.Stdout, "best reward %.4f at iteration %d: %s\nwrote %s\n", res.Rewards[best], best+1, res.Tried[best], filepath.Join(*out, "policy.json"))
 				return nil
 			}
 		},

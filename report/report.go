@@ -678,8 +678,22 @@ func (b *band) Plot(c draw.Canvas, p *plot.Plot) {
 // PlotRewards draws the reward of each tuning iteration as points and the
 // best reward so far as a line. Iterations are numbered from 1.
 func PlotRewards(path, title string, rewards []float64) error {
+	p, legend, err := rewardsPlot(rewards)
+	if err != nil {
+		return err
+	}
+	return save(path, Width, Height, func(dc draw.Canvas) { p.Draw(drawHeader(dc, title, legend)) })
+}
+
+// rewardMargin is the share of each axis's data range added on both sides
+// of the reward figure, so that its extreme points (the lowest reward, the
+// first and last iterations) are drawn whole, not cut by the axes.
+const rewardMargin = 0.05
+
+// rewardsPlot is PlotRewards's plot and legend.
+func rewardsPlot(rewards []float64) (*plot.Plot, []legendEntry, error) {
 	if len(rewards) == 0 {
-		return errors.New("reward figure: no rewards")
+		return nil, nil, errors.New("reward figure: no rewards")
 	}
 	p := newPlot("", "iteration", "reward")
 	pts := make(plotter.XYs, 0, len(rewards))
@@ -694,27 +708,31 @@ func PlotRewards(path, title string, rewards []float64) error {
 		best = append(best, plotter.XY{X: float64(i + 1), Y: b})
 	}
 	if len(pts) == 0 {
-		return errors.New("reward figure: no finite rewards")
+		return nil, nil, errors.New("reward figure: no finite rewards")
 	}
 	sc, err := plotter.NewScatter(pts)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	sc.GlyphStyle.Color = plotutil.Color(0)
 	sc.GlyphStyle.Shape = draw.CircleGlyph{}
 	sc.GlyphStyle.Radius = vg.Points(2.5)
 	l, err := styledLine(1, best)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	l.Dashes = nil
 	l.Width = vg.Points(2)
 	p.Add(sc, l)
 	settleRanges(p)
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		d := rewardMargin * (a.Max - a.Min)
+		a.Min, a.Max = a.Min-d, a.Max+d
+	}
 	// The legend is a row under the title, outside the data, so that it
 	// covers no point wherever the rewards lie.
 	legend := []legendEntry{{"reward", []plot.Thumbnailer{sc}}, {"best so far", []plot.Thumbnailer{l}}}
-	return save(path, Width, Height, func(dc draw.Canvas) { p.Draw(drawHeader(dc, title, legend)) })
+	return p, legend, nil
 }
 
 // save renders a figure of w x h at DPI and writes it to path atomically.

@@ -552,3 +552,20 @@ func TestReplicaLegendOutsideData(t *testing.T) {
 	}
 	checkPNG(t, p, 1600, 500)
 }
+
+// TestRewardsMargin: the reward figure's axes leave a margin around the
+// data, so that the lowest reward's point (and the first and last
+// iterations') is drawn whole rather than cut by the axis.
+func TestRewardsMargin(t *testing.T) {
+	rewards := []float64{0.2, -1.5, 0.7, 3, 2.5}
+	p, _, err := rewardsPlot(rewards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(p.Y.Min < -1.5 && p.Y.Max > 3 && p.X.Min < 1 && p.X.Max > 5) {
+		t.Errorf("axes x %v..%v, y %v..%v: want a margin around iterations 1..5 and rewards -1.5..3", p.X.Min, p.X.Max, p.Y.Min, p.Y.Max)
+	}
+	if p, _, _ := rewardsPlot([]float64{1}); !(p.Y.Min < 1 && p.Y.Max > 1) {
+		t.Errorf("one reward: y %v..%v", p.Y.Min, p.Y.Max)
+	}
+}

@@ -58,6 +58,9 @@ type checkpoint struct {
 	RungSteps    []int              `json:"rung_steps,omitempty"`
 	RungEnergies [][]float64        `json:"rung_energies,omitempty"`
 	RungOverlaps [][]float64        `json:"rung_overlaps,omitempty"`
+	// The lowest energy so far and, with --save-best, the lowest states.
+	Lowest *summary.Lowest  `json:"lowest,omitempty"`
+	Best   *summary.BestSet `json:"best,omitempty"`
 }
 
 // CheckpointPath is where trial t of sampler name checkpoints in dir.
@@ -82,7 +85,8 @@ func (t *trial) checkpoint(cpu, wall float64) error {
 		Spins: t.ch.Spins(), RNG: rs, Base: t.base,
 		Steps: t.rec.Steps, Trace: t.rec.Trace, Moments: t.rec.Moments, Energies: t.rec.Energies, Magnetization: t.rec.Magnetization,
 		States: t.rec.States, StateEnergies: t.rec.StateEnergies, Overlap: t.rec.Overlap,
-		TuneRecord: t.rec.Tune, Cycles: t.rec.Cycles, Marginals: t.marg, CPUSeconds: cpu, WaitCPU: t.waitCPU(), Wall: wall}
+		TuneRecord: t.rec.Tune, Cycles: t.rec.Cycles, Marginals: t.marg, CPUSeconds: cpu, WaitCPU: t.waitCPU(), Wall: wall,
+		Lowest: t.rec.Lowest, Best: t.rec.Best}
 	if rt := t.rec.Rungs; rt != nil {
 		c.Rungs, c.RungSteps, c.RungEnergies, c.RungOverlaps = rt, rt.Steps, rt.E, rt.Q
 	}
@@ -148,6 +152,7 @@ func (t *trial) restore(cpu, wall *float64) (*checkpoint, error) {
 		return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: random stream: %v", path, err)}
 	}
 	t.base, t.rec.Energies, t.rec.States, t.rec.StateEnergies, t.rec.Tune = c.Base, c.Energies, c.States, c.StateEnergies, c.TuneRecord
+	t.rec.Lowest, t.rec.Best = c.Lowest, c.Best
 	t.rec.Steps, t.rec.Trace, t.rec.Moments = c.Steps, c.Trace, c.Moments
 	t.rec.Overlap, t.rec.Magnetization, t.rec.Cycles = c.Overlap, c.Magnetization, c.Cycles
 	if c.TuneCPU != nil {

@@ -50,6 +50,9 @@ type Config struct {
 	Replicas     ReplicaConfig // replica exchange around every sampler (off when R <= 1)
 	Tune         Tuner         // nil: no adaptation phase
 	SaveStates   bool
+	// SaveBest > 0 keeps each trial's SaveBest lowest distinct states of
+	// every step (SAMPLER/best.txt merges them).
+	SaveBest int
 	// SaveEvery keeps one state in SaveEvery steps after the burn-in
 	// (those of steps Burn+k*SaveEvery) with SaveStates; 0 or 1: every
 	// step.
@@ -311,6 +314,9 @@ func (t *trial) step() {
 	t.ch.Step()
 	t.rec.Steps++
 	n := t.rec.Steps
+	if e, l := t.ch.Energy(), t.rec.Lowest; e < l.Energy || l.Step == 0 || t.rec.Best != nil {
+		t.offerLowest(e)
+	}
 	if n > t.burn {
 		t.record(&t.rec.Trace.Kept, true)
 		if t.ladder != nil && t.ladder.RoundEnd() {
@@ -337,6 +343,15 @@ func (t *trial) step() {
 	// before the stall check needs it.
 	if t.pending++; t.pending == reportEvery || n < reportEvery {
 		t.flushDone()
+	}
+}
+
+// offerLowest counts energy e of step rec.Steps for the lowest energy
+// and, with --save-best, the lowest states.
+func (t *trial) offerLowest(e float64) {
+	t.rec.Lowest.Offer(e, t.rec.Steps)
+	if b := t.rec.Best; b != nil && !b.Full(e) {
+		b.Offer(e, t.rec.Steps, t.rec.Trial, t.ch.Spins())
 	}
 }
 
@@ -482,6 +497,12 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 	// TraceCap of each phase, whatever the steps.
 	if t.rec.Trace == nil {
 		t.rec.Trace = &summary.Trace{BurnIn: draws.New(0, cfg.traceCap())}
+	}
+	if t.rec.Lowest == nil {
+		t.rec.Lowest = &summary.Lowest{}
+	}
+	if cfg.SaveBest > 0 && t.rec.Best == nil {
+		t.rec.Best = &summary.BestSet{K: cfg.SaveBest}
 	}
 	if t.ladder != nil && t.rec.Rungs == nil {
 		t.rec.Rungs = summary.NewRungTrace(t.ladder.Rungs(), t.ladder.Sets(), cfg.RungCap())

@@ -224,6 +224,9 @@ func WriteOutputs(dir string, meta Meta, machine string, results []*Result, recs
 	if err := writeDrawsNPZ(dir, results, recs); err != nil {
 		return nil, err
 	}
+	if err := writeBest(dir, results); err != nil {
+		return nil, err
+	}
 	if !figures {
 		return s, writeTuning(dir, recs)
 	}
@@ -252,7 +255,7 @@ func WriteTuningCSV(path string, rs []*TrialRecord) error {
 			continue
 		}
 		for i, rw := range r.Tune.Rewards {
-			fmt.Fprintf(&b, "%d,%d,%q,%s\n", r.Trial, i, r.Tune.Thetas[i], strconv.FormatFloat(rw, 'g', -1, 64))
+			fmt.Fprintf(&b, "%d,%d,%q,%s\n", r.Trial, i+1, r.Tune.Thetas[i], strconv.FormatFloat(rw, 'g', -1, 64))
 		}
 	}
 	return model.WriteFileMkdir(path, b.Bytes())

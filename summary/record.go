@@ -92,6 +92,12 @@ type TrialRecord struct {
 	// and the burn-in it discarded (nil: a trial of the run's --steps and
 	// --burn).
 	Budget *TrialBudget `json:"budget,omitempty"`
+	// Lowest is the lowest energy of every step, the burn-in's included,
+	// and the first step that reached it; Best the K lowest distinct
+	// states with --save-best K (nil in folders of versions before them,
+	// and Best without --save-best).
+	Lowest *Lowest  `json:"lowest,omitempty"`
+	Best   *BestSet `json:"best,omitempty"`
 }
 
 // TrialBudget is what a trial of a --budget run was given and did: it ran

@@ -128,6 +128,14 @@ type Result struct {
 	// steps it made and discarded, and how to repeat it exactly (nil: a
 	// run of --steps).
 	Budget *BudgetSummary `json:"budget,omitempty"`
+	// Lowest is the lowest energy any trial reported at any step (the
+	// burn-in's included), where it was first seen and how many trials
+	// reached it.
+	Lowest *LowestSummary `json:"lowest,omitempty"`
+	// EnergyLevels is how the kept draws spread over distinct energies,
+	// with a note when they concentrate on a few.
+	EnergyLevels     *Levels `json:"energy_levels,omitempty"`
+	EnergyLevelsNote string  `json:"energy_levels_note,omitempty"`
 }
 
 // BudgetSummary is what the trials of a --budget run were given and did,
@@ -386,6 +394,7 @@ func Summarize(name string, recs []*TrialRecord, steps, burn int, wall float64) 
 		res.TotalSteps += int64(r.StepsMade())
 	}
 	res.budget(recs)
+	res.Lowest = summarizeLowest(recs)
 	// The diagnostics of long traces hold arrays of their length: the
 	// energy's and the observables', then the ACF's at twice the length
 	// (its FFT plan and arrays: 80 bytes a draw). Garbage is collected and
@@ -399,6 +408,8 @@ func Summarize(name string, recs []*TrialRecord, steps, burn int, wall float64) 
 	}
 	collect(nd)
 	res.energy(recs, p, kept)
+	res.EnergyLevels = levelsOf(kept)
+	res.EnergyLevelsNote = res.EnergyLevels.Concentrated()
 	res.observables(recs, p, kept)
 	if res.Replica != nil {
 		res.Replica.overlapStats(recs, p, burn, kept)

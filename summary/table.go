@@ -52,6 +52,15 @@ func Table(results []*Result) string {
 		}
 		b.WriteString("\n")
 	}
+	for _, r := range results {
+		if r.EnergyLevelsNote != "" {
+			fmt.Fprintf(&b, "%s: %s\n", r.Sampler, r.EnergyLevelsNote)
+		}
+		if l := r.Lowest; l != nil {
+			fmt.Fprintf(&b, "%s: lowest energy %s, first at step %d of trial %d; reached by %d of %d trials\n",
+				r.Sampler, strconv.FormatFloat(l.Energy, 'g', -1, 64), l.Step, l.Trial, l.Reached, l.Trials)
+		}
+	}
 	return b.String()
 }
 

@@ -117,6 +117,13 @@ func overlapMoments(recs []*TrialRecord, burn int) (q, abs, q2 []*draws.Moments)
 	return q, abs, q2
 }
 
+// minNearlyIndependent is the least bulk ESS per kept draw at which the
+// kept draws are called nearly independent: tau_int below 2 kept draws
+// gives about 0.5 or more, and a much smaller ESS means the ranks see a
+// slower drift than tau_int of the values does (trials that disagree, or
+// a trend), which no thinning note should explain away.
+const minNearlyIndependent = 0.25
+
 // thinning sets res.Thinning from the pool and the energy's ESS and
 // tau_int (in pooled draws, before it is scaled to steps).
 func (res *Result) thinning(recs []*TrialRecord, p pool, kept [][]float64, tauKept float64) {
@@ -138,7 +145,7 @@ func (res *Result) thinning(recs []*TrialRecord, p pool, kept [][]float64, tauKe
 		switch {
 		case !isFinite(tauKept):
 			t.Note = fmt.Sprintf("the kept draws are %d steps apart and give no tau_int; ESS counts kept draws, not steps", p.every)
-		case tauKept < 2:
+		case tauKept < 2 && t.ESSPerKeptDraw != nil && *t.ESSPerKeptDraw >= minNearlyIndependent:
 			t.Note = fmt.Sprintf("the kept draws are %d steps apart, about tau_int or more (tau_int of the kept draws %.2g): they are nearly independent, so the ESS is about their number, a lower bound of the whole chain's; the standard errors overstate those of the means over every step, and tau_int in steps is only known to be below about %d; a larger --trace-draws keeps more draws",
 				p.every, tauKept, 2*p.every)
 		}
