@@ -109,7 +109,7 @@ func profileRun(ctx context.Context, m *model.Model, sc sawsampler.Config, budge
 	}
 	defer done()
 	var eng profiled
-	if c, ok := ch.(interface{ Engine() saw.Engine }); ok {
+	if c, ok := ch.(saw.EngineOwner); ok {
 		eng, _ = c.Engine().(profiled)
 	}
 	if eng == nil {

@@ -90,20 +90,19 @@ const flipFraction = 4
 // or its SARDONICS engine's (saw.Engine.Flip keeps everything the engine
 // derives from the spins right), or nil.
 func flipperOf(ch sampler.Chain) func(idx []int32) {
-	if f, ok := ch.(interface{ Flip(idx []int32) }); ok {
-		return f.Flip
-	}
-	if e, ok := ch.(interface{ Engine() saw.Engine }); ok {
+	if e, ok := ch.(saw.EngineOwner); ok {
 		return e.Engine().Flip
 	}
 	return nil
 }
 
 var (
-	_ sampler.Tempered = (*Chain)(nil)
-	_ sampler.Stateful = (*Chain)(nil)
-	_ sampler.Resetter = (*Chain)(nil)
-	_ sampler.Flipper  = (*Chain)(nil)
+	_ sampler.Tempered      = (*Chain)(nil)
+	_ sampler.Stateful      = (*Chain)(nil)
+	_ sampler.Resetter      = (*Chain)(nil)
+	_ sampler.Flipper       = (*Chain)(nil)
+	_ sampler.ThreadCPU     = (*Chain)(nil)
+	_ sampler.MaybeStateful = (*Chain)(nil)
 )
 
 // DefaultCycle is the cycle used when none is given, on n bits with the
@@ -460,9 +459,7 @@ func (c *Chain) FlipPair(other sampler.Chain, idx []int32) bool {
 func (c *Chain) WorkerCPUSeconds() float64 {
 	t := 0.0
 	for _, p := range c.parts {
-		if w, ok := p.(interface{ WorkerCPUSeconds() float64 }); ok {
-			t += w.WorkerCPUSeconds()
-		}
+		t += sampler.WorkerCPUSeconds(p)
 	}
 	return t
 }
@@ -473,23 +470,16 @@ func (c *Chain) WorkerCPUSeconds() float64 {
 func (c *Chain) WaitCPUSeconds() float64 {
 	t := 0.0
 	for _, p := range c.parts {
-		if w, ok := p.(interface{ WaitCPUSeconds() float64 }); ok {
-			t += w.WaitCPUSeconds()
-		}
+		t += sampler.WaitCPUSeconds(p)
 	}
 	return t
 }
 
-// Stateful reports whether both components can save their state.
-func (c *Chain) Stateful() bool {
+// CanSave reports whether both components can save their state
+// (sampler.MaybeStateful).
+func (c *Chain) CanSave() bool {
 	for _, p := range c.parts {
-		if p == nil {
-			continue
-		}
-		if st, ok := p.(interface{ Stateful() bool }); ok && !st.Stateful() {
-			return false
-		}
-		if _, ok := p.(sampler.Stateful); !ok {
+		if p != nil && !sampler.CanSave(p) {
 			return false
 		}
 	}

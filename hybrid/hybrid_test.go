@@ -356,7 +356,7 @@ func TestReplicaStateContinues(t *testing.T) {
 	}
 	a, ra := mk(9)
 	run(a, 250)
-	if !a.Stateful() {
+	if !a.CanSave() {
 		t.Fatal("replica exchange of hybrid chains is not stateful")
 	}
 	st := a.AppendState(nil)

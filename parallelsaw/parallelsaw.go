@@ -10,7 +10,14 @@ import (
 
 	"sardonics/dense"
 	"sardonics/model"
+	"sardonics/sampler"
 	"sardonics/saw"
+)
+
+// Both engines run sections on worker threads and account for them.
+var (
+	_ sampler.ThreadCPU = (*Engine)(nil)
+	_ sampler.ThreadCPU = (*DenseEngine)(nil)
 )
 
 // RefreshEvery is the number of flips between recomputations of the float64

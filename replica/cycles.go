@@ -343,12 +343,7 @@ func TuneChain(ch Cycler, beta float64, n int, tc TuneConfig) (*CycleTuning, err
 	defer runtime.UnlockOSThread()
 	tid := topology.ThreadID()
 	clock := func() float64 { return topology.ThreadCPU(tid) }
-	workers := func() float64 {
-		if w, ok := ch.(interface{ WorkerCPUSeconds() float64 }); ok {
-			return w.WorkerCPUSeconds()
-		}
-		return 0
-	}
+	workers := func() float64 { return sampler.WorkerCPUSeconds(ch) }
 	cpu0, w0 := clock(), workers()
 	run := func(pick []int, budget float64, accs [][]tuneAcc) (float64, error) {
 		cyc := tc.Candidates[pick[0]]

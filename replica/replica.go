@@ -156,7 +156,10 @@ type Chain struct {
 }
 
 var (
-	_ sampler.Stateful = (*Chain)(nil)
+	_ sampler.Stateful      = (*Chain)(nil)
+	_ sampler.MaybeStateful = (*Chain)(nil)
+	_ sampler.ThreadCPU     = (*Chain)(nil)
+	_ sampler.Overlapped    = (*Chain)(nil)
 )
 
 // brokenSwap drops the temperature difference from the swap rule (tests

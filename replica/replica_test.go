@@ -306,7 +306,7 @@ func continues(t *testing.T, kc kernelCase, cfg replica.Config, at, n int, name 
 	t.Helper()
 	a, ra := newChain(t, kc, cfg, 9)
 	trace(a, at)
-	if !a.Stateful() {
+	if !a.CanSave() {
 		t.Fatal("chain is not stateful")
 	}
 	st := a.AppendState(nil)

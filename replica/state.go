@@ -10,14 +10,12 @@ import (
 	"sardonics/sampler"
 )
 
-// Stateful reports whether every member can save its state.
-func (c *Chain) Stateful() bool {
+// CanSave reports whether every member can save its state
+// (sampler.MaybeStateful).
+func (c *Chain) CanSave() bool {
 	for _, s := range c.sets {
 		for _, m := range s.ms {
-			if st, ok := m.ch.(interface{ Stateful() bool }); ok && !st.Stateful() {
-				return false
-			}
-			if _, ok := m.ch.(sampler.Stateful); !ok {
+			if !sampler.CanSave(m.ch) {
 				return false
 			}
 		}
@@ -35,9 +33,7 @@ func (c *Chain) WorkerCPUSeconds() float64 {
 	}
 	for _, s := range c.sets {
 		for _, m := range s.ms {
-			if w, ok := m.ch.(interface{ WorkerCPUSeconds() float64 }); ok {
-				t += w.WorkerCPUSeconds()
-			}
+			t += sampler.WorkerCPUSeconds(m.ch)
 		}
 	}
 	return t
@@ -57,9 +53,7 @@ func (c *Chain) WaitCPUSeconds() float64 {
 	}
 	for _, s := range c.sets {
 		for _, m := range s.ms {
-			if w, ok := m.ch.(interface{ WaitCPUSeconds() float64 }); ok {
-				t += w.WaitCPUSeconds()
-			}
+			t += sampler.WaitCPUSeconds(m.ch)
 		}
 	}
 	return t

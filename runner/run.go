@@ -169,23 +169,13 @@ func ProcessCPU() float64 {
 
 // workerCPU is the CPU time of the threads a chain runs besides the
 // caller's (the parallel engine's workers), 0 for other chains.
-func workerCPU(ch sampler.Chain) float64 {
-	if w, ok := ch.(interface{ WorkerCPUSeconds() float64 }); ok {
-		return w.WorkerCPUSeconds()
-	}
-	return 0
-}
+func workerCPU(ch sampler.Chain) float64 { return sampler.WorkerCPUSeconds(ch) }
 
 // waitCPU is the CPU time the chain's threads spent waiting for each
 // other rather than computing (spinning, parking and waking: replica
 // exchange's workers, the parallel engine's sections), part of the
 // thread and worker CPU; 0 for chains that run on the caller's thread.
-func waitCPU(ch sampler.Chain) float64 {
-	if w, ok := ch.(interface{ WaitCPUSeconds() float64 }); ok {
-		return w.WaitCPUSeconds()
-	}
-	return 0
-}
+func waitCPU(ch sampler.Chain) float64 { return sampler.WaitCPUSeconds(ch) }
 
 // waitCPU is the trial's waiting so far (see the function waitCPU).
 func (t *trial) waitCPU() float64 { return t.waitPrev + waitCPU(t.ch) - t.wait0 }
@@ -278,7 +268,7 @@ func (t *trial) build(spins []int8) error {
 	} else {
 		t.mag = func() int { return sampler.SpinSum(ch.Spins()) }
 	}
-	if o, ok := ch.(interface{ Overlap() float64 }); ok && t.cfg.Replicas.Overlap {
+	if o, ok := ch.(sampler.Overlapped); ok && t.cfg.Replicas.Overlap {
 		t.overlap = o.Overlap
 	}
 	if sc, ok := ch.(*saw.Chain); ok && len(t.thetas) > 0 {
@@ -289,7 +279,7 @@ func (t *trial) build(spins []int8) error {
 
 // stateful is the chain as a sampler.Stateful, if it can save its state.
 func (t *trial) stateful() (sampler.Stateful, bool) {
-	if sc, ok := t.ch.(interface{ Stateful() bool }); ok && !sc.Stateful() {
+	if !sampler.CanSave(t.ch) {
 		return nil, false
 	}
 	s, ok := t.ch.(sampler.Stateful)

@@ -49,7 +49,7 @@ func TestChainStateContinues(t *testing.T) {
 			t.Fatal(name, err)
 		}
 		defer done()
-		if sc, ok := a.(*saw.Chain); ok && !sc.Stateful() {
+		if sc, ok := a.(*saw.Chain); ok && !sc.CanSave() {
 			t.Fatalf("%s: the engine cannot save its state", name)
 		}
 		sa, ok := a.(sampler.Stateful)

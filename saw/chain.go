@@ -127,14 +127,23 @@ func (c *Chain) Stats() sampler.Stats { return c.stats }
 // Engine is the chain's engine.
 func (c *Chain) Engine() Engine { return c.eng }
 
+// EngineOwner is a chain that runs a SARDONICS engine (a sardonics chain),
+// which its Engine method returns.
+type EngineOwner interface {
+	Engine() Engine
+}
+
+var (
+	_ EngineOwner           = (*Chain)(nil)
+	_ sampler.ThreadCPU     = (*Chain)(nil)
+	_ sampler.MaybeStateful = (*Chain)(nil)
+)
+
 // WorkerCPUSeconds is the CPU time so far of the engine's worker threads
 // (an engine with a WorkerCPUSeconds method, such as the parallel one), 0
 // for engines that run on the caller's thread only.
 func (c *Chain) WorkerCPUSeconds() float64 {
-	if w, ok := c.eng.(interface{ WorkerCPUSeconds() float64 }); ok {
-		return w.WorkerCPUSeconds()
-	}
-	return 0
+	return sampler.WorkerCPUSeconds(c.eng)
 }
 
 // WaitCPUSeconds is the CPU time so far that the engine's threads, the
@@ -142,8 +151,5 @@ func (c *Chain) WorkerCPUSeconds() float64 {
 // WaitCPUSeconds method, such as the parallel one), 0 for engines that
 // run on the caller's thread only.
 func (c *Chain) WaitCPUSeconds() float64 {
-	if w, ok := c.eng.(interface{ WaitCPUSeconds() float64 }); ok {
-		return w.WaitCPUSeconds()
-	}
-	return 0
+	return sampler.WaitCPUSeconds(c.eng)
 }

@@ -18,9 +18,9 @@ var (
 // state (it does not implement StateEngine).
 var ErrNoEngineState = errors.New("saw: the engine cannot save its state")
 
-// Stateful reports whether the chain can save and restore its state: its
-// engine implements StateEngine.
-func (c *Chain) Stateful() bool {
+// CanSave reports whether the chain can save and restore its state: its
+// engine implements StateEngine (sampler.MaybeStateful).
+func (c *Chain) CanSave() bool {
 	_, ok := c.eng.(StateEngine)
 	return ok
 }
