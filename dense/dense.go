@@ -70,6 +70,7 @@ var (
 	_ saw.Engine       = (*Engine)(nil)
 	_ saw.StateEngine  = (*Engine)(nil)
 	_ saw.FastReverser = (*Engine)(nil)
+	_ saw.Costed       = (*Engine)(nil)
 )
 
 // New returns an engine for r in state init (spins, visible then hidden; nil
@@ -477,3 +478,6 @@ func (e *Engine) Flip(path []int32) {
 	e.stale = true
 	e.rec.Invalidate()
 }
+
+// Cost is the RBM engine's measured cost model (saw.CostDense).
+func (e *Engine) Cost() saw.Cost { return saw.CostDense }

@@ -45,6 +45,7 @@ var (
 	_ saw.Engine       = (*Engine)(nil)
 	_ saw.StateEngine  = (*Engine)(nil)
 	_ saw.FastReverser = (*Engine)(nil)
+	_ saw.Costed       = (*Engine)(nil)
 )
 
 // New returns an engine for the dense model d in state init (spins; nil
@@ -285,3 +286,6 @@ func (e *Engine) Flip(path []int32) {
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// Cost is the dense Ising engine's measured cost model on its N spins (saw.DenseIsingCost).
+func (e *Engine) Cost() saw.Cost { return saw.DenseIsingCost(e.N()) }

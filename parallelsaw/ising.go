@@ -111,6 +111,7 @@ var (
 	_ saw.Engine       = (*DenseEngine)(nil)
 	_ saw.StateEngine  = (*DenseEngine)(nil)
 	_ saw.FastReverser = (*DenseEngine)(nil)
+	_ saw.Costed       = (*DenseEngine)(nil)
 )
 
 // brokenSums, set only by a test, makes the walks record each section's
@@ -708,3 +709,6 @@ func (sc *dsection) step(sh *dshared, c *dcmd, p int) {
 	sc.out.z = sc.t.Z
 	sc.out.dot = dot
 }
+
+// Cost is the serial dense Ising engine's (saw.DenseIsingCost): its flips cost the same CPU, spread over the sections.
+func (e *DenseEngine) Cost() saw.Cost { return saw.DenseIsingCost(e.N()) }

@@ -198,6 +198,7 @@ var (
 	_ saw.Engine       = (*Engine)(nil)
 	_ saw.StateEngine  = (*Engine)(nil)
 	_ saw.FastReverser = (*Engine)(nil)
+	_ saw.Costed       = (*Engine)(nil)
 )
 
 // New returns an engine for r in state init (spins, visible then hidden; nil
@@ -940,3 +941,6 @@ func (sc *section) energy(sh *shared) float64 {
 	}
 	return en
 }
+
+// Cost is the serial RBM engine's (saw.CostDense): its flips cost the same CPU, spread over the sections.
+func (e *Engine) Cost() saw.Cost { return saw.CostDense }

@@ -92,7 +92,13 @@ type bbit struct {
 
 type bclass struct{ base, cnt int32 }
 
-var _ saw.Engine = (*Bucket)(nil)
+var (
+	_ saw.Engine = (*Bucket)(nil)
+	_ saw.Costed = (*Bucket)(nil)
+)
+
+// Cost is the bucket engine's measured cost model (saw.CostBucket).
+func (bk *Bucket) Cost() saw.Cost { return saw.CostBucket }
 
 // classes is the analysis that qualifies a model for Bucket, and the
 // tables derived from it; engines share it read-only (see analysisOf).

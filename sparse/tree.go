@@ -92,7 +92,13 @@ const maxTabDegree = math.MaxInt32
 // maxLevels bounds the tree's depth (16^15 leaves).
 const maxLevels = 15
 
-var _ saw.Engine = (*Tree)(nil)
+var (
+	_ saw.Engine = (*Tree)(nil)
+	_ saw.Costed = (*Tree)(nil)
+)
+
+// Cost is the tree engine's measured cost model (saw.CostTree).
+func (t *Tree) Cost() saw.Cost { return saw.CostTree }
 
 // NewTree returns a sum-tree engine for m started at init (copied; nil
 // means all +1). Its biases start at gamma_L = gamma_H = 1 with the

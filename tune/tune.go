@@ -13,13 +13,10 @@ import (
 	"strings"
 
 	"sardonics/bo"
-	"sardonics/dense"
 	"sardonics/diag"
 	"sardonics/model"
-	"sardonics/parallelsaw"
 	"sardonics/runner"
 	"sardonics/saw"
-	"sardonics/sparse"
 	"sardonics/summary"
 )
 
@@ -214,50 +211,17 @@ func ESSReward(semi float64, lag int, variance, maxTau, secondsPerStep float64) 
 	return -math.Log(ESSTau(semi, lag, variance, maxTau) * secondsPerStep)
 }
 
-// CostModel is the modeled CPU time of SARDONICS steps: Step per step
-// (drawing the move, the acceptance test, recording the energy), Flip per
-// proposed flip (walk and reverse probabilities) and Undo per flip of a
-// rejected move, in seconds. It stands in for measured CPU time in the
-// ess reward (see ESSReward).
-type CostModel struct{ Step, Flip, Undo float64 }
+// CostModel is the modeled CPU time of SARDONICS steps (saw.Cost): it
+// stands in for measured CPU time in the ess reward (see ESSReward).
+type CostModel = saw.Cost
 
-// Seconds is the modeled CPU time of one step that proposes flips flips,
-// of which rejected belong to rejected moves.
-func (c CostModel) Seconds(flips, rejected float64) float64 {
-	return c.Step + c.Flip*flips + c.Undo*rejected
-}
-
-// Cost models by engine, fitted by least squares (in relative error) to
-// the CPU seconds per step of fixed-length walks, kl = ku = k for k = 1, 2,
-// 4, ..., 64 at two bias settings (gl/gh = 0.95/1.05 and 0.89/1.15, which
-// move the acceptance rate), the median of 3 runs each, measured with
-//
-//	sardonics sample --model MODEL --T 1 --sampler sardonics --engine E \
-//	  --params kl=k,ku=k,gl=..,gh=.. --steps 20000 --burn 100 --trials 1 --threads 1
-//
-// on a 2-core AMD EPYC VM (Go 1.26, shared with other work): bucket on
-// frustrated2d:L=60,seed=1 (T = 1) and spinglass3d:L=9,seed=1 (beta = 1),
-// rms error 5%; tree on frustrated2d:L=60,seed=1 and chimera:M=4,N=4,T=4,
-// seed=1 (T = 1), rms 14%; dense on rbm-random:V=784,H=500,seed=1,
-// scale=0.1 (beta = 1, 2000 steps), rms 12%. Only their ratios steer the
-// tuner; the absolute scale sets the reward's offset.
-var (
-	CostBucket = CostModel{Step: 0.64e-6, Flip: 0.129e-6, Undo: 0.061e-6}
-	CostTree   = CostModel{Step: 0.44e-6, Flip: 0.153e-6, Undo: 0.027e-6}
-	CostDense  = CostModel{Step: 9.5e-6, Flip: 1.45e-6, Undo: 1.6e-6}
-)
-
-// CostOf is the cost model of eng's kind: the parallel RBM engine counts
-// as the serial dense one (its flips cost the same CPU, spread over
-// threads), and an unknown engine as the tree.
+// CostOf is eng's cost model (saw.Costed; every engine of the product has
+// one), or the tree's for an engine without.
 func CostOf(eng saw.Engine) CostModel {
-	switch eng.(type) {
-	case *sparse.Bucket:
-		return CostBucket
-	case *dense.Engine, *parallelsaw.Engine:
-		return CostDense
+	if c, ok := eng.(saw.Costed); ok {
+		return c.Cost()
 	}
-	return CostTree
+	return saw.CostTree
 }
 
 // Config is the adaptation phase's setting. Zero fields take the defaults
@@ -526,7 +490,7 @@ func NewSession(cfg Config, r *rand.PCG) (*Session, error) {
 // that it explores where windows are cheap (bo.Options.EvalCost); +Inf
 // beyond MaxCost.
 func (s *Session) evalCost(u []float64) float64 {
-	c := CostTree
+	c := saw.CostTree
 	if s.cost != nil {
 		c = *s.cost
 	}
