@@ -73,6 +73,9 @@ func checkTrialCPU(t *testing.T, r *summary.Result) {
 // repeat its chain bit for bit (energy, magnetization, saved states and
 // observables).
 func TestBudgetEqualCPU(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a --budget run of real CPU seconds: the full suite runs it")
+	}
 	dir := t.TempDir()
 	a := filepath.Join(dir, "a")
 	base := []string{"sample", "--model", "frustrated2d:L=16,seed=2", "--T", "1.5", "--seed", "7", "--quiet", "--no-figures"}
@@ -142,6 +145,9 @@ func TestBudgetEqualCPU(t *testing.T) {
 // half of the burn-in and the swaps were counted after it, as in a run of
 // those steps.
 func TestBudgetReplicaResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a --budget run of real CPU seconds: the full suite runs it")
+	}
 	dir := t.TempDir()
 	part := filepath.Join(dir, "part")
 	base := []string{"sample", "--model", "frustrated2d:L=10,seed=4", "--T", "0.7", "--sampler", "metropolis", "--replicas", "4",
@@ -236,6 +242,9 @@ func TestBudgetReport(t *testing.T) {
 // that --steps and --burn of its record repeat it bit for bit, the
 // choice and what every candidate did included.
 func TestBudgetHybridTunes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a --budget run of real CPU seconds: the full suite runs it")
+	}
 	dir := t.TempDir()
 	a, c := filepath.Join(dir, "a"), filepath.Join(dir, "c")
 	base := []string{"sample", "--model", "frustrated2d:L=12,seed=2", "--T", "1", "--sampler", "hybrid", "--tune-cycles", "0.05",

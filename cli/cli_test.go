@@ -342,10 +342,10 @@ func TestExactObservables(t *testing.T) {
 func TestGenRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	f := filepath.Join(dir, "m.txt")
-	if _, _, err := run(t, "gen", "--model", "spinglass3d:L=3,seed=4", "--out", f); err != nil {
+	if _, _, err := run(t, "gen", "--model", "frustrated2d:L=4,seed=4", "--out", f); err != nil {
 		t.Fatal(err)
 	}
-	a, _, err := run(t, "exact", "--model", "spinglass3d:L=3,seed=4", "--beta", "0.5")
+	a, _, err := run(t, "exact", "--model", "frustrated2d:L=4,seed=4", "--beta", "0.5")
 	if err != nil {
 		t.Fatal(err)
 	}

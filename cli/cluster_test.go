@@ -107,6 +107,9 @@ func TestClusterSplitTrials(t *testing.T) {
 // CPU fixed, and --steps and --burn of its record repeat it bit for bit,
 // the cluster record included.
 func TestClusterBudgetResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a --budget run of real CPU seconds: the full suite runs it")
+	}
 	dir := t.TempDir()
 	part := filepath.Join(dir, "part")
 	base := []string{"sample", "--model", "spinglass2d:L=8,seed=4", "--T", "0.5", "--sampler", "metropolis", "--replicas", "4",

@@ -70,6 +70,9 @@ func interruptWhen(t *testing.T, cmd *exec.Cmd, ready func() bool) (time.Duratio
 // computed (which took 27 s for two traces of 3 million steps, and used to
 // carry on regardless).
 func TestSampleSIGINTPhases(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a signal test: the full suite runs it")
+	}
 	dir := t.TempDir()
 	big := filepath.Join(dir, "big.txt")
 	var b strings.Builder
@@ -131,6 +134,9 @@ func (s *sleeper) done() bool {
 // enumeration) within 2 seconds with exit status 130 and a message saying
 // that nothing was kept, even when SIGINT was ignored by the parent.
 func TestExactSIGINT(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a signal test: the full suite runs it")
+	}
 	took, code, stderr := interrupt(t, ignoringChild(t, "exact", "--model", "chimera:M=3,N=5,T=1,seed=1", "--T", "1"), 500*time.Millisecond)
 	if took > 2*time.Second || code != 130 || !strings.Contains(stderr, "nothing was kept") {
 		t.Fatalf("exit %d %v after SIGINT; stderr %q", code, took, stderr)
@@ -140,6 +146,9 @@ func TestExactSIGINT(t *testing.T) {
 // TestTuneSIGINT: SIGINT stops tune between iterations within 2 seconds;
 // the finished iterations are kept in tuning.csv, and no policy is written.
 func TestTuneSIGINT(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a signal test: the full suite runs it")
+	}
 	out := t.TempDir()
 	took, code, stderr := interrupt(t, ignoringChild(t, "tune", "--model", "frustrated2d:L=30,seed=1", "--T", "1",
 		"--iterations", "2000", "--stop-ei", "-1", "--out", out), 2*time.Second)
@@ -159,6 +168,9 @@ func TestTuneSIGINT(t *testing.T) {
 // seconds with exit 130 and the command that resumes it (that resuming
 // gives the uninterrupted run's traces is paper.TestResumeIsIdentical).
 func TestPaperSIGINT(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a signal test: the full suite runs it")
+	}
 	out := filepath.Join(t.TempDir(), "paper")
 	took, code, stderr := interrupt(t, ignoringChild(t, "paper", "--out", out, "--experiment", "frustrated2d",
 		"--trials", "2", "--quiet"), 1500*time.Millisecond)
@@ -173,6 +185,9 @@ func TestPaperSIGINT(t *testing.T) {
 // TestBenchSIGINT: SIGINT stops bench within 2 seconds; the lines measured
 // so far are kept in bench.json.
 func TestBenchSIGINT(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a signal test: the full suite runs it")
+	}
 	out := t.TempDir()
 	took, code, stderr := interrupt(t, ignoringChild(t, "bench", "--only", "saw", "--budget", "3s", "--out", out), 2500*time.Millisecond)
 	if took > 2*time.Second || code != 130 || !strings.Contains(stderr, "lines measured so far") {

@@ -64,6 +64,9 @@ func stripTimings(t *testing.T, dir string) []byte {
 // appears before it ends: with the tuner now costing milliseconds, 12000
 // steps finished in 0.2 s, sometimes before the parent saw a checkpoint.
 func TestSIGTERMResumeIsIdentical(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a signal test: the full suite runs it")
+	}
 	base := t.TempDir()
 	args := []string{"sample", "--model", "frustrated2d:L=24,seed=3", "--T", "1", "--sampler", "sardonics,gibbs",
 		"--tune", "--iterations", "30", "--iter-steps", "100", "--refit-every", "5",

@@ -218,6 +218,9 @@ var aloneCases = []kase{
 // pure ones included, give the exact mean energy and probability of the
 // ground-state energy at beta 3 (16 trials of 10000 steps).
 func TestAloneAgreesWithEnumeration(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long run against exact enumeration: the full suite runs it")
+	}
 	statistical(t)
 	for _, kc := range aloneCases {
 		t.Run(kc.name, func(t *testing.T) {
@@ -230,6 +233,9 @@ func TestAloneAgreesWithEnumeration(t *testing.T) {
 // TestSetBetaAgreesWithEnumeration: a chain built at beta 0.5 and moved to
 // beta 3 with SetBeta samples beta 3 (both components follow).
 func TestSetBetaAgreesWithEnumeration(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long run against exact enumeration: the full suite runs it")
+	}
 	statistical(t)
 	for _, kc := range []kase{aloneCases[2], aloneCases[5], aloneCases[7]} {
 		t.Run(kc.name, func(t *testing.T) {
@@ -250,6 +256,9 @@ var exchangedCases = []kase{
 // give the exact answers at beta 3 (16 trials of 3000 steps, as package
 // replica's own test).
 func TestReplicaAgreesWithEnumeration(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long run against exact enumeration: the full suite runs it")
+	}
 	statistical(t)
 	for _, kc := range exchangedCases {
 		t.Run(kc.name, func(t *testing.T) {
@@ -264,6 +273,9 @@ func TestReplicaAgreesWithEnumeration(t *testing.T) {
 // caught by a wide margin, alone (built at 0.5, moved to 3) and inside
 // replica exchange.
 func TestBrokenBetaCaught(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long run against exact enumeration: the full suite runs it")
+	}
 	statistical(t)
 	defer hybrid.SetBrokenBeta(true)()
 	caught := func(what string, zE, zP float64) {

@@ -10,6 +10,9 @@ import (
 // A smoke run of every experiment at 1% of the paper's length writes every
 // output and tables that name each experiment and claim.
 func TestScaledRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("every experiment at scale 0.01 (about 4 s): the full suite runs it")
+	}
 	dir := t.TempDir()
 	if err := Run(Config{Out: dir, Scale: 0.01, Trials: 2, Seed: 1}, os.Stderr); err != nil {
 		t.Fatal(err)

@@ -153,6 +153,9 @@ func probedRun(t *testing.T, m stressModel, P int, pr *probe, walks int) ([][]in
 // reached (under chaos), and the walks are bit for bit those of the same
 // engine run by one thread.
 func TestSyncStress(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the hand-off stress proof (about 100 s) runs in the full suite")
+	}
 	for _, m := range stressModels(t) {
 		syncStress(t, m)
 	}

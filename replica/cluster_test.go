@@ -387,6 +387,9 @@ func withICM(t *testing.T, kc kernelCase, betaMin float64, countFrom int) func(*
 // beta 3 within 4 standard errors over 16 trials, as TestAgreesWithEnumeration
 // asks of the kernels without it.
 func TestICMKernelsAgree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long run against exact enumeration: the full suite runs it")
+	}
 	if replica.RaceEnabled {
 		t.Skip("statistics on one thread: the plain run checks them")
 	}

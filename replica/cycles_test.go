@@ -144,6 +144,9 @@ func (wc workCase) chain(t testing.TB, m *model.Model, r *rand.PCG, init []int8,
 // the ground-state energy at beta 3 within 4 standard errors over 16
 // trials (as TestAgreesWithEnumeration; fixed seeds, so deterministic).
 func TestWorkClockAgreesWithEnumeration(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long run against exact enumeration: the full suite runs it")
+	}
 	if replica.RaceEnabled {
 		t.Skip("statistics on one thread: the plain run checks them")
 	}

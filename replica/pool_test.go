@@ -119,6 +119,9 @@ func checkRounds(w, n, rounds int) (bad int, err error) {
 // parks, late wake-ups, shares taken by the coordinator, inactive workers
 // parking.
 func TestPoolStress(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a stress test: the full suite runs it")
+	}
 	rounds := stressRounds(t)
 	defer func(h func(hookPoint, int), c func(uint64) int) { hook, chaos = h, c }(hook, chaos)
 	for _, w := range []int{2, 4} {

@@ -150,6 +150,9 @@ func groundLevel(m *model.Model, beta float64) (eMin, p float64) {
 // with probability about 0.001; the seeds are fixed, so the test is
 // deterministic).
 func TestAgreesWithEnumeration(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long run against exact enumeration: the full suite runs it")
+	}
 	for _, kc := range kernelCases {
 		t.Run(kc.name, func(t *testing.T) {
 			if replica.RaceEnabled && kc.threads <= 1 {
