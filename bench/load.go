@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"sardonics/model"
+	"sardonics/npy"
 	"sardonics/runner"
 )
 
@@ -42,7 +43,7 @@ func loadLine(get func(string) (*model.Model, error)) (Line, error) {
 	// numpy's default dtype, float64: twice the bytes of the generator's
 	// float32 matrix (model.WriteDenseNPY would keep float32).
 	d := m.DenseForm()
-	buf := model.NPYHeader("<f8", d.N, d.N)
+	buf := npy.Header("<f8", d.N, d.N)
 	for _, x := range d.J32 {
 		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(float64(x)))
 	}

@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"sardonics/model"
+	"sardonics/npy"
 )
 
 // npyMagic starts every .npy file.
@@ -93,7 +93,7 @@ func parseInitNPY(path string, raw []byte, n int) ([][]int8, error) {
 	bad := func(format string, a ...any) error {
 		return usagef("--init %s: %s", path, fmt.Sprintf(format, a...))
 	}
-	f, msg := model.SplitNPY(raw)
+	f, msg := npy.Split(raw)
 	if msg != "" {
 		return nil, bad("%s", msg)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"sardonics/model"
+	"sardonics/npy"
 	"sardonics/runner"
 	"sardonics/sawsampler"
 )
@@ -100,7 +101,7 @@ func TestReadInitNPY(t *testing.T) {
 		return p
 	}
 	npy := func(descr string, fortran bool, shape []int, data ...byte) []byte {
-		b := model.NPYHeader(descr, shape...)
+		b := npy.Header(descr, shape...)
 		if fortran {
 			b = []byte(strings.Replace(string(b), "'fortran_order': False,", "'fortran_order': True, ", 1))
 		}

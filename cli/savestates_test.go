@@ -12,12 +12,13 @@ import (
 	"testing"
 
 	"sardonics/model"
+	"sardonics/npy"
 )
 
 // readNPY reads a .npy file's header and data.
-func readNPY(t *testing.T, raw []byte) *model.NPY {
+func readNPY(t *testing.T, raw []byte) *npy.File {
 	t.Helper()
-	a, msg := model.SplitNPY(raw)
+	a, msg := npy.Split(raw)
 	if msg != "" {
 		t.Fatal(msg)
 	}
@@ -25,14 +26,14 @@ func readNPY(t *testing.T, raw []byte) *model.NPY {
 }
 
 // readNPZ reads every array of an .npz archive by name.
-func readNPZ(t *testing.T, path string) map[string]*model.NPY {
+func readNPZ(t *testing.T, path string) map[string]*npy.File {
 	t.Helper()
 	zr, err := zip.OpenReader(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer zr.Close()
-	out := map[string]*model.NPY{}
+	out := map[string]*npy.File{}
 	for _, f := range zr.File {
 		r, err := f.Open()
 		if err != nil {
@@ -108,7 +109,7 @@ func TestSaveEvery(t *testing.T) {
 // distinct states in order of first appearance, their energies (the
 // model's), counts adding up to the rows; want is the number of distinct
 // states (-1: any).
-func checkSampleSet(t *testing.T, m *model.Model, path string, rows *model.NPY, want int) {
+func checkSampleSet(t *testing.T, m *model.Model, path string, rows *npy.File, want int) {
 	t.Helper()
 	z := readNPZ(t, path)
 	st, nn, e, c := z["states.npy"], z["n.npy"], z["energies.npy"], z["counts.npy"]

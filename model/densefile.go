@@ -6,11 +6,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math"
 	"slices"
 	"strings"
+
+	"sardonics/npy"
 )
 
 // Dense matrix files (docs/formats.md, section 10): a .npy file holding J,
@@ -69,11 +70,11 @@ func ReadDenseNPZ(name string, data []byte) (*Model, error) {
 		if raw[key] != nil {
 			return nil, inputErr(name, 0, "array %s given twice (expected one entry %s.npy)", key, key)
 		}
-		limit := uint64(maxNPYHeader + 16 + 8*MaxRBMWeights)
+		limit := uint64(npy.MaxHeader + 16 + 8*MaxRBMWeights)
 		if f.UncompressedSize64 > limit {
 			return nil, inputErr(name, 0, "array %s: %d bytes (expected at most %d)", key, f.UncompressedSize64, limit)
 		}
-		b, err := entryBytes(f, data, limit)
+		b, err := npy.Entry(f, data, limit)
 		if err != nil {
 			return nil, inputErr(name, 0, "array %s: %v", key, err)
 		}
@@ -122,39 +123,11 @@ func ReadDenseNPZ(name string, data []byte) (*Model, error) {
 	return m, nil
 }
 
-// entryBytes is the content of a zip entry of at most limit bytes: a
-// stored entry is a slice of data itself (an N = 4096 matrix is 128 MiB:
-// no copy), a compressed one is read into a buffer of its declared size.
-func entryBytes(f *zip.File, data []byte, limit uint64) ([]byte, error) {
-	if f.Method == zip.Store && f.CompressedSize64 == f.UncompressedSize64 {
-		if off, err := f.DataOffset(); err == nil && off >= 0 && uint64(off)+f.UncompressedSize64 <= uint64(len(data)) {
-			b := data[off : uint64(off)+f.UncompressedSize64]
-			if crc32.ChecksumIEEE(b) != f.CRC32 {
-				return nil, errors.New("checksum error (expected an intact zip entry)")
-			}
-			return b, nil
-		}
-	}
-	rc, err := f.Open()
-	if err != nil {
-		return nil, fmt.Errorf("%v (expected a readable zip entry)", err)
-	}
-	defer rc.Close()
-	buf := bytes.NewBuffer(make([]byte, 0, min(f.UncompressedSize64, limit)+1))
-	if _, err := io.Copy(buf, io.LimitReader(rc, int64(limit)+1)); err != nil {
-		return nil, fmt.Errorf("%v (expected a readable zip entry)", err)
-	}
-	if uint64(buf.Len()) > limit {
-		return nil, fmt.Errorf("more than %d bytes (expected a smaller array)", limit)
-	}
-	return buf.Bytes(), nil
-}
-
 // decodeMatrix decodes a square .npy matrix of little-endian float32 or
 // float64 values into a row-major []float64 (Fortran order transposed on
 // the way); msg is empty on success.
 func decodeMatrix(raw []byte) ([]float64, int, string) {
-	f, msg := SplitNPY(raw)
+	f, msg := npy.Split(raw)
 	if msg != "" {
 		return nil, 0, msg
 	}
@@ -375,27 +348,11 @@ func writeQNPZ(w io.Writer, m *Model) error {
 	for _, x := range q {
 		exact32 = exact32 && float64(float32(x)) == x
 	}
-	zw := zip.NewWriter(w)
-	f, err := zw.CreateHeader(&zip.FileHeader{Name: "Q.npy", Method: zip.Store})
-	if err != nil {
-		return err
-	}
-	var buf []byte
+	data := npy.F8(q, n, n)
 	if exact32 {
-		buf = NPYHeader("<f4", n, n)
-		for _, x := range q {
-			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(float32(x)))
-		}
-	} else {
-		buf = NPYHeader("<f8", n, n)
-		for _, x := range q {
-			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(x))
-		}
+		data = npy.F4(q, n, n)
 	}
-	if _, err := f.Write(buf); err != nil {
-		return err
-	}
-	return zw.Close()
+	return npy.WriteArchive(w, npy.Options{}, npy.Array{Name: "Q", Data: data})
 }
 
 // WriteDenseNPZ writes m's Ising form as an uncompressed .npz archive of
@@ -407,21 +364,11 @@ func WriteDenseNPZ(w io.Writer, m *Model) error {
 	if err != nil {
 		return err
 	}
-	zw := zip.NewWriter(w)
-	f, err := zw.CreateHeader(&zip.FileHeader{Name: "J.npy", Method: zip.Store})
-	if err != nil {
+	var j bytes.Buffer
+	if err := writeMatrix(&j, d); err != nil {
 		return err
 	}
-	if err := writeMatrix(f, d); err != nil {
-		return err
-	}
-	if f, err = zw.CreateHeader(&zip.FileHeader{Name: "h.npy", Method: zip.Store}); err != nil {
-		return err
-	}
-	if err := writeNPY(f, []int{d.N}, d.H); err != nil {
-		return err
-	}
-	return zw.Close()
+	return npy.WriteArchive(w, npy.Options{}, npy.Array{Name: "J", Data: j.Bytes()}, npy.Array{Name: "h", Data: npy.F8(d.H, d.N)})
 }
 
 // WriteDenseNPY writes m's coupling matrix J as a .npy file; m must have
@@ -467,12 +414,12 @@ func writableDense(m *Model) (*Dense, error) {
 func writeMatrix(w io.Writer, d *Dense) error {
 	var buf []byte
 	if d.J32 != nil {
-		buf = NPYHeader("<f4", d.N, d.N)
+		buf = npy.Header("<f4", d.N, d.N)
 		for _, x := range d.J32 {
 			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(x))
 		}
 	} else {
-		buf = NPYHeader("<f8", d.N, d.N)
+		buf = npy.Header("<f8", d.N, d.N)
 		for _, x := range d.J64 {
 			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(x))
 		}

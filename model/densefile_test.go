@@ -118,7 +118,7 @@ func TestWriteEveryFormat(t *testing.T) {
 		m.OnGrid()
 		return m
 	}
-	qDense, err := ReadDenseNPZ("q.npz", npzOf(t, zip.Store, "Q.npy", npy("<f8", false, "(3, 3)", []float64{1, 3, 0, 0, -2, -1, 0.5, 0, 0.25})))
+	qDense, err := ReadDenseNPZ("q.npz", npzOf(t, zip.Store, "Q.npy", npyBytes("<f8", false, "(3, 3)", []float64{1, 3, 0, 0, -2, -1, 0.5, 0, 0.25})))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +239,7 @@ func TestReadDense(t *testing.T) {
 				}
 			}
 		}
-		data := npzOf(t, zip.Deflate, "J.npy", npy(c.descr, c.fortran, "(3, 3)", j), "h.npy", npy("<f8", false, "(3,)", h), "x.npy", []byte("ignored"))
+		data := npzOf(t, zip.Deflate, "J.npy", npyBytes(c.descr, c.fortran, "(3, 3)", j), "h.npy", npyBytes("<f8", false, "(3,)", h), "x.npy", []byte("ignored"))
 		m, err := ReadDenseNPZ("d.npz", data)
 		if err != nil {
 			t.Fatalf("%v: %v", c.j, err)
@@ -255,13 +255,13 @@ func TestReadDense(t *testing.T) {
 			t.Errorf("%v (fortran %v, %s): a different model", c.j, c.fortran, c.descr)
 		}
 	}
-	m, err := ReadDenseNPY("j.npy", npy("<f8", false, "(3, 3)", upper))
+	m, err := ReadDenseNPY("j.npy", npyBytes("<f8", false, "(3, 3)", upper))
 	if err != nil || m.Dense.At(1, 2) != -2 || m.Dense.H[0] != 0 {
 		t.Fatalf("ReadDenseNPY: %v", err)
 	}
 	// Q: E(x) = x^T Q x = -x0 + 2 x2 + 2 x0 x1 - 3 x1 x2 (docs/formats.md's example.qubo).
 	qm := []float64{-1, 1, 0, 1, 0, -4, 0, 1, 2}
-	m, err = ReadDenseNPZ("q.npz", npzOf(t, zip.Store, "Q.npy", npy("<f8", false, "(3, 3)", qm)))
+	m, err = ReadDenseNPZ("q.npz", npzOf(t, zip.Store, "Q.npy", npyBytes("<f8", false, "(3, 3)", qm)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,26 +287,26 @@ func TestReadDense(t *testing.T) {
 			t.Errorf("state %v: energy %v (x^T Q x = %v)", s, got, e)
 		}
 	}
-	j := func(vals []float64) []byte { return npy("<f8", false, "(3, 3)", vals) }
+	j := func(vals []float64) []byte { return npyBytes("<f8", false, "(3, 3)", vals) }
 	for _, c := range []struct {
 		data []byte
 		want string
 	}{
 		{[]byte("not a zip"), "d.npz: not an .npz archive"},
-		{npzOf(t, zip.Store, "h.npy", npy("<f8", false, "(3,)", h)), "missing array J or Q: the archive holds h.npy (expected J.npy (N x N) and h.npy (N), or Q.npy (N x N))"},
+		{npzOf(t, zip.Store, "h.npy", npyBytes("<f8", false, "(3,)", h)), "missing array J or Q: the archive holds h.npy (expected J.npy (N x N) and h.npy (N), or Q.npy (N x N))"},
 		{npzOf(t, zip.Store, "J.npy", j(sym), "Q.npy", j(sym)), "arrays J and Q both given"},
-		{npzOf(t, zip.Store, "Q.npy", j(sym), "h.npy", npy("<f8", false, "(3,)", h)), "arrays Q and h both given"},
+		{npzOf(t, zip.Store, "Q.npy", j(sym), "h.npy", npyBytes("<f8", false, "(3,)", h)), "arrays Q and h both given"},
 		{npzOf(t, zip.Store, "J.npy", j([]float64{0, 1, 0, 2, 0, 0, 0, 0, 0})), "array J: J_0,1 = 1 but J_1,0 = 2 (expected a symmetric matrix"},
 		{npzOf(t, zip.Store, "J.npy", j([]float64{0, 0, 0, 0, 3, 0, 0, 0, 0})), "array J: J_1,1 = 3 on the diagonal"},
 		{npzOf(t, zip.Store, "J.npy", j([]float64{0, math.NaN(), 0, 0, 0, 0, 0, 0, 0})), "array J: J_0,1 is NaN (expected finite numbers)"},
 		{npzOf(t, zip.Store, "J.npy", j([]float64{0, 0, 0, math.Inf(1), 0, 0, 0, 0, 0})), "array J: J_1,0 is +Inf"},
 		{npzOf(t, zip.Store, "J.npy", j([]float64{0, 2e15, 0, 0, 0, 0, 0, 0, 0})), "array J: coupling 0-1: coupling 2e+15 too large"},
-		{npzOf(t, zip.Store, "J.npy", npy("<f8", false, "(3, 2)", sym[:6])), "array J: shape (3, 2) (expected a square matrix"},
-		{npzOf(t, zip.Store, "J.npy", npy("<f8", false, "(9000, 9000)", nil)), "expected N <= 8192"},
-		{npzOf(t, zip.Store, "J.npy", npy("<f8", false, "(3, 3)", sym[:8])), "array J: 64 bytes of data (expected 72"},
-		{npzOf(t, zip.Store, "J.npy", npy(">f8", false, "(3, 3)", sym)), "array J: dtype \">f8\""},
-		{npzOf(t, zip.Store, "J.npy", j(sym), "h.npy", npy("<f8", false, "(2,)", h[:2])), "array h has shape (2,) (expected (3,) to match J)"},
-		{npzOf(t, zip.Store, "J.npy", j(sym), "h.npy", npy("<f8", false, "(3,)", []float64{0, math.NaN(), 0})), "array h: field 1 is NaN"},
+		{npzOf(t, zip.Store, "J.npy", npyBytes("<f8", false, "(3, 2)", sym[:6])), "array J: shape (3, 2) (expected a square matrix"},
+		{npzOf(t, zip.Store, "J.npy", npyBytes("<f8", false, "(9000, 9000)", nil)), "expected N <= 8192"},
+		{npzOf(t, zip.Store, "J.npy", npyBytes("<f8", false, "(3, 3)", sym[:8])), "array J: 64 bytes of data (expected 72"},
+		{npzOf(t, zip.Store, "J.npy", npyBytes(">f8", false, "(3, 3)", sym)), "array J: dtype \">f8\""},
+		{npzOf(t, zip.Store, "J.npy", j(sym), "h.npy", npyBytes("<f8", false, "(2,)", h[:2])), "array h has shape (2,) (expected (3,) to match J)"},
+		{npzOf(t, zip.Store, "J.npy", j(sym), "h.npy", npyBytes("<f8", false, "(3,)", []float64{0, math.NaN(), 0})), "array h: field 1 is NaN"},
 		{npzOf(t, zip.Store, "J.npy", j(sym), "J.npy", j(sym)), "array J given twice"},
 		{npzOf(t, zip.Store, "Q.npy", j([]float64{0, 1e-310, 0, 0, 0, 0, 0, 0, 0})), "array Q: element (0, 1) is 1e-310"},
 		{npzOf(t, zip.Store, "Q.npy", j([]float64{0, 1, 0, -1 + 1e-300, 0, 0, 0, 0, 0})), ""},
@@ -325,6 +325,6 @@ func TestReadDense(t *testing.T) {
 	if !HasDenseArrays(npzOf(t, zip.Store, "Q.npy", j(sym))) || HasDenseArrays(npzOf(t, zip.Store, "W.npy", j(sym))) || HasDenseArrays([]byte("x")) {
 		t.Error("HasDenseArrays misreads an archive")
 	}
-	_, err = ReadDenseNPY("j.npy", npy("<f8", false, "(3,)", h))
+	_, err = ReadDenseNPY("j.npy", npyBytes("<f8", false, "(3,)", h))
 	wantInputError(t, err, "j.npy: shape (3,) (expected a square matrix")
 }

@@ -10,8 +10,8 @@ import (
 // a write and a second read unchanged.
 
 func FuzzReadDenseNPY(f *testing.F) {
-	f.Add(npy("<f8", false, "(2, 2)", []float64{0, 1.5, 1.5, 0}))
-	f.Add(npy("<f4", true, "(3, 3)", []float64{0, 0, 0, 1, 0, 0, 0, -2, 0}))
+	f.Add(npyBytes("<f8", false, "(2, 2)", []float64{0, 1.5, 1.5, 0}))
+	f.Add(npyBytes("<f4", true, "(3, 3)", []float64{0, 0, 0, 1, 0, 0, 0, -2, 0}))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ReadDenseNPY("fuzz.npy", data)
 		checkParsed(t, m, err)
@@ -32,8 +32,8 @@ func FuzzReadDenseNPY(f *testing.F) {
 func FuzzReadDenseNPZ(f *testing.F) {
 	var seeds [][]byte
 	for _, e := range [][]any{
-		{"J.npy", npy("<f8", false, "(2, 2)", []float64{0, 1, 0, 0}), "h.npy", npy("<f8", false, "(2,)", []float64{0.5, -1})},
-		{"Q.npy", npy("<f4", false, "(2, 2)", []float64{1, -2, 0, 3})},
+		{"J.npy", npyBytes("<f8", false, "(2, 2)", []float64{0, 1, 0, 0}), "h.npy", npyBytes("<f8", false, "(2,)", []float64{0.5, -1})},
+		{"Q.npy", npyBytes("<f4", false, "(2, 2)", []float64{1, -2, 0, 3})},
 	} {
 		var b bytes.Buffer
 		m, err := ReadDenseNPZ("seed.npz", npzOf(&testing.T{}, 0, e...))

@@ -29,6 +29,5 @@ const (
 	MaxVariables  = 1 << 22 // most variables of any model (4 194 304)
 	MaxRBMWeights = 1 << 26 // most entries of an RBM's W
 	maxLineLength = 1 << 20 // longest line of a text file
-	maxNPYHeader  = 1 << 16 // longest .npy header dictionary
 	defaultSeed   = 1       // generator seed when a spec omits seed=
 )

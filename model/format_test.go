@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"sardonics/npy"
 )
 
 func sameModel(a, b *Model) bool {
@@ -218,8 +220,8 @@ func npzOf(t *testing.T, method uint16, entries ...any) []byte {
 	return buf.Bytes()
 }
 
-// npy encodes values with the given header fields.
-func npy(descr string, fortran bool, shape string, vals []float64) []byte {
+// npyBytes encodes values with the given header fields.
+func npyBytes(descr string, fortran bool, shape string, vals []float64) []byte {
 	fo := "False"
 	if fortran {
 		fo = "True"
@@ -249,9 +251,9 @@ func TestReadNPZ(t *testing.T) {
 		name string
 		data []byte
 	}{
-		{"f8 stored", npzOf(t, zip.Store, "W.npy", npy("<f8", false, "(2, 3)", w), "b.npy", npy("<f8", false, "(2,)", b), "c.npy", npy("<f8", false, "(3,)", c))},
-		{"f4 deflated", npzOf(t, zip.Deflate, "c.npy", npy("<f4", false, "(3,)", c), "W.npy", npy("<f4", false, "(2, 3)", w), "b.npy", npy("<f4", false, "(2,)", b), "extra.npy", []byte("x"))},
-		{"fortran", npzOf(t, zip.Store, "W.npy", npy("<f8", true, "(2, 3)", wf), "b.npy", npy("<f8", true, "(2,)", b), "c.npy", npy("<f8", false, "(3,)", c))},
+		{"f8 stored", npzOf(t, zip.Store, "W.npy", npyBytes("<f8", false, "(2, 3)", w), "b.npy", npyBytes("<f8", false, "(2,)", b), "c.npy", npyBytes("<f8", false, "(3,)", c))},
+		{"f4 deflated", npzOf(t, zip.Deflate, "c.npy", npyBytes("<f4", false, "(3,)", c), "W.npy", npyBytes("<f4", false, "(2, 3)", w), "b.npy", npyBytes("<f4", false, "(2,)", b), "extra.npy", []byte("x"))},
+		{"fortran", npzOf(t, zip.Store, "W.npy", npyBytes("<f8", true, "(2, 3)", wf), "b.npy", npyBytes("<f8", true, "(2,)", b), "c.npy", npyBytes("<f8", false, "(3,)", c))},
 	} {
 		m, err := ReadNPZ("r.npz", tc.data)
 		if err != nil {
@@ -274,7 +276,7 @@ func TestReadNPZ(t *testing.T) {
 		}
 	}
 	good := func(k string) []byte {
-		return map[string][]byte{"W": npy("<f8", false, "(2, 3)", w), "b": npy("<f8", false, "(2,)", b), "c": npy("<f8", false, "(3,)", c)}[k]
+		return map[string][]byte{"W": npyBytes("<f8", false, "(2, 3)", w), "b": npyBytes("<f8", false, "(2,)", b), "c": npyBytes("<f8", false, "(3,)", c)}[k]
 	}
 	with := func(key string, raw []byte) []byte {
 		var e []any
@@ -295,25 +297,25 @@ func TestReadNPZ(t *testing.T) {
 	}{
 		{[]byte("not a zip"), "r.npz: not an .npz archive"},
 		{with("b", nil), "r.npz: missing array b"},
-		{with("W", npy("<i4", false, "(2, 3)", nil)), "r.npz: array W: dtype \"<i4\" (expected little-endian float '<f4' or '<f8')"},
-		{with("W", npy(">f8", false, "(2, 3)", w)), "array W: dtype \">f8\""},
-		{with("c", npy("<f8", false, "(2,)", b)), "array c has shape (2,) (expected (3,) to match W's columns)"},
-		{with("b", npy("<f8", false, "(1, 2)", b)), "array b has shape (1, 2) (expected (2,)"},
-		{with("W", npy("<f8", false, "(6,)", w)), "array W has shape (6,) (expected (V, H)"},
-		{with("W", npy("<f8", false, "(2, 3)", w[:5])), "array W: 40 bytes of data (expected 48 for shape (2, 3) <f8)"},
+		{with("W", npyBytes("<i4", false, "(2, 3)", nil)), "r.npz: array W: dtype \"<i4\" (expected little-endian float '<f4' or '<f8')"},
+		{with("W", npyBytes(">f8", false, "(2, 3)", w)), "array W: dtype \">f8\""},
+		{with("c", npyBytes("<f8", false, "(2,)", b)), "array c has shape (2,) (expected (3,) to match W's columns)"},
+		{with("b", npyBytes("<f8", false, "(1, 2)", b)), "array b has shape (1, 2) (expected (2,)"},
+		{with("W", npyBytes("<f8", false, "(6,)", w)), "array W has shape (6,) (expected (V, H)"},
+		{with("W", npyBytes("<f8", false, "(2, 3)", w[:5])), "array W: 40 bytes of data (expected 48 for shape (2, 3) <f8)"},
 		{with("W", []byte("\x93NUMPY\x01\x00\xff\xff{")), "array W: header of 65535 bytes does not fit"},
 		{with("W", []byte("PK")), "array W: not an .npy file"},
-		{with("W", npy("<f8", false, "(100000000, 100000000)", nil)), "array W: shape [100000000 100000000] too large"},
-		{with("W", npy("<f8", false, "(2 3)", w)), "array W: bad header"},
-		{with("b", npy("<f8", false, "(2,)", []float64{math.NaN(), 1})), "r.npz: array b of shape (2,): b[0] is NaN (expected finite numbers)"},
-		{with("c", npy("<f4", false, "(3,)", []float64{1, 3e38, 1})), "array c of shape (3,): c[1]: value 3.0000000054977558e+38 too large (expected |value| <= 1e+15"},
-		{with("b", npy("<f8", false, "(2,)", []float64{1, 1e15})), "array b of shape (2,): b[1]: value 1e+15 brings the sum of |values| to 1e+15 (expected at most 1e+15"},
+		{with("W", npyBytes("<f8", false, "(100000000, 100000000)", nil)), "array W: shape [100000000 100000000] too large"},
+		{with("W", npyBytes("<f8", false, "(2 3)", w)), "array W: bad header"},
+		{with("b", npyBytes("<f8", false, "(2,)", []float64{math.NaN(), 1})), "r.npz: array b of shape (2,): b[0] is NaN (expected finite numbers)"},
+		{with("c", npyBytes("<f4", false, "(3,)", []float64{1, 3e38, 1})), "array c of shape (3,): c[1]: value 3.0000000054977558e+38 too large (expected |value| <= 1e+15"},
+		{with("b", npyBytes("<f8", false, "(2,)", []float64{1, 1e15})), "array b of shape (2,): b[1]: value 1e+15 brings the sum of |values| to 1e+15 (expected at most 1e+15"},
 		// Issue 31: a bad value of W is named by (row, column), not its flat
 		// position, in C and in Fortran order.
-		{with("W", npy("<f8", false, "(2, 3)", []float64{1, 2, 3, 4, math.NaN(), 6})), "r.npz: array W of shape (2, 3): W[1, 1] is NaN (expected finite numbers)"},
-		{with("W", npy("<f8", false, "(2, 3)", []float64{1, 2, 3, math.Inf(-1), 5, 6})), "array W of shape (2, 3): W[1, 0] is -Inf (expected finite numbers)"},
-		{with("W", npy("<f8", true, "(2, 3)", []float64{1, 4, 2, 5, 3, math.Inf(1)})), "array W of shape (2, 3): W[1, 2] is +Inf (expected finite numbers)"},
-		{with("W", npy("<f4", true, "(2, 3)", []float64{1, 4, 3e38, 5, 3, 6})), "array W of shape (2, 3): W[0, 1]: value 3.0000000054977558e+38 too large"},
+		{with("W", npyBytes("<f8", false, "(2, 3)", []float64{1, 2, 3, 4, math.NaN(), 6})), "r.npz: array W of shape (2, 3): W[1, 1] is NaN (expected finite numbers)"},
+		{with("W", npyBytes("<f8", false, "(2, 3)", []float64{1, 2, 3, math.Inf(-1), 5, 6})), "array W of shape (2, 3): W[1, 0] is -Inf (expected finite numbers)"},
+		{with("W", npyBytes("<f8", true, "(2, 3)", []float64{1, 4, 2, 5, 3, math.Inf(1)})), "array W of shape (2, 3): W[1, 2] is +Inf (expected finite numbers)"},
+		{with("W", npyBytes("<f4", true, "(2, 3)", []float64{1, 4, 3e38, 5, 3, 6})), "array W of shape (2, 3): W[0, 1]: value 3.0000000054977558e+38 too large"},
 		// Issue 31: a missing array lists what the archive holds.
 		{with("W", nil), "r.npz: missing array W: the archive holds b.npy, c.npy (expected W.npy (V x H), b.npy (V) and c.npy (H) for an RBM, J.npy (N x N) and optionally h.npy (N) for an Ising model, or Q.npy (N x N) for a QUBO)"},
 		{npzOf(t, zip.Store, "weights.npy", good("W"), "c.npy", good("c"), "b.npy", good("b"), "meta", []byte("x")), "missing array W: the archive holds b.npy, c.npy, meta, weights.npy (expected"},
@@ -421,7 +423,7 @@ func TestRoundTrip(t *testing.T) {
 
 func TestNPYHeaderLayout(t *testing.T) {
 	var buf bytes.Buffer
-	if err := writeNPY(&buf, []int{3, 5}, make([]float64, 15)); err != nil {
+	if err := npy.WriteF8(&buf, []int{3, 5}, make([]float64, 15)); err != nil {
 		t.Fatal(err)
 	}
 	raw := buf.Bytes()

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"sardonics/npy"
 )
 
 // npyArray is one decoded .npy array, values in C (row-major) order.
@@ -81,7 +83,7 @@ func ReadNPZ(name string, data []byte) (*Model, error) {
 		if arrays[key] != nil {
 			return nil, inputErr(name, 0, "array %s given twice (expected one entry %s.npy)", key, key)
 		}
-		limit := uint64(maxNPYHeader + 16 + 8*MaxRBMWeights)
+		limit := uint64(npy.MaxHeader + 16 + 8*MaxRBMWeights)
 		if f.UncompressedSize64 > limit {
 			return nil, inputErr(name, 0, "array %s: %d bytes (expected at most %d)", key, f.UncompressedSize64, limit)
 		}
@@ -156,50 +158,10 @@ func ReadNPZ(name string, data []byte) (*Model, error) {
 	return m, nil
 }
 
-// NPY is a .npy file split into its header's fields and its data.
-type NPY struct {
-	Descr   string // dtype, e.g. '<f8' or '|u1'
-	Fortran bool   // column-major data
-	Shape   []int
-	Data    []byte
-}
-
-// SplitNPY reads a .npy file's header (format versions 1-3); msg is empty
-// on success. The data are not checked against the shape.
-func SplitNPY(raw []byte) (*NPY, string) {
-	const magic = "\x93NUMPY"
-	if len(raw) < 6 || string(raw[:6]) != magic {
-		return nil, "not an .npy file (expected the \\x93NUMPY magic)"
-	}
-	if len(raw) < 10 {
-		return nil, "truncated .npy header"
-	}
-	var hlen, start int
-	switch raw[6] {
-	case 1:
-		hlen, start = int(binary.LittleEndian.Uint16(raw[8:10])), 10
-	case 2, 3:
-		if len(raw) < 12 {
-			return nil, "truncated header (expected a 4-byte header length)"
-		}
-		hlen, start = int(binary.LittleEndian.Uint32(raw[8:12])), 12
-	default:
-		return nil, fmt.Sprintf(".npy version %d.%d (expected 1.0, 2.0 or 3.0)", raw[6], raw[7])
-	}
-	if hlen > maxNPYHeader || start+hlen > len(raw) {
-		return nil, fmt.Sprintf("header of %d bytes does not fit the file (expected at most %d)", hlen, min(maxNPYHeader, len(raw)-start))
-	}
-	descr, fortran, shape, msg := parseNPYHeader(string(raw[start : start+hlen]))
-	if msg != "" {
-		return nil, msg
-	}
-	return &NPY{Descr: descr, Fortran: fortran, Shape: shape, Data: raw[start+hlen:]}, ""
-}
-
 // parseNPY decodes a .npy file (format versions 1-3) of little-endian
 // float32 or float64 values; msg is empty on success.
 func parseNPY(raw []byte) (*npyArray, string) {
-	f, msg := SplitNPY(raw)
+	f, msg := npy.Split(raw)
 	if msg != "" {
 		return nil, msg
 	}
@@ -262,191 +224,8 @@ func fortranToC(vals []float64, shape []int) []float64 {
 	return out
 }
 
-// parseNPYHeader reads the header dictionary, e.g.
-// {'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }.
-func parseNPYHeader(s string) (descr string, fortran bool, shape []int, msg string) {
-	p := &pyLit{s: s}
-	bad := func(what string) (string, bool, []int, string) {
-		return "", false, nil, "bad header: " + what + " (expected {'descr': ..., 'fortran_order': ..., 'shape': (...)})"
-	}
-	if !p.eat('{') {
-		return bad("no '{'")
-	}
-	got := map[string]bool{}
-	for {
-		if p.eat('}') {
-			break
-		}
-		key, ok := p.str()
-		if !ok || !p.eat(':') {
-			return bad("expected 'key':")
-		}
-		if got[key] {
-			return bad("key " + strconv.Quote(key) + " given twice")
-		}
-		got[key] = true
-		switch key {
-		case "descr":
-			if descr, ok = p.str(); !ok {
-				return bad("descr is not a string")
-			}
-		case "fortran_order":
-			switch {
-			case p.word("True"):
-				fortran = true
-			case p.word("False"):
-				fortran = false
-			default:
-				return bad("fortran_order is not True or False")
-			}
-		case "shape":
-			if shape, ok = p.tuple(); !ok {
-				return bad("shape is not a tuple of integers")
-			}
-		default:
-			return bad("unknown key " + strconv.Quote(key))
-		}
-		if !p.eat(',') {
-			if !p.eat('}') {
-				return bad("expected ',' or '}'")
-			}
-			break
-		}
-	}
-	if !got["descr"] || !got["fortran_order"] || !got["shape"] {
-		return bad("missing key")
-	}
-	if strings.TrimSpace(p.s[p.i:]) != "" {
-		return bad("text after '}'")
-	}
-	return descr, fortran, shape, ""
-}
-
-// pyLit scans the small subset of Python literals an .npy header uses.
-type pyLit struct {
-	s string
-	i int
-}
-
-func (p *pyLit) skip() {
-	for p.i < len(p.s) && strings.IndexByte(" \t\r\n", p.s[p.i]) >= 0 {
-		p.i++
-	}
-}
-
-func (p *pyLit) eat(c byte) bool {
-	p.skip()
-	if p.i < len(p.s) && p.s[p.i] == c {
-		p.i++
-		return true
-	}
-	return false
-}
-
-func (p *pyLit) word(w string) bool {
-	p.skip()
-	if strings.HasPrefix(p.s[p.i:], w) {
-		p.i += len(w)
-		return true
-	}
-	return false
-}
-
-func (p *pyLit) str() (string, bool) {
-	p.skip()
-	if p.i >= len(p.s) || (p.s[p.i] != '\'' && p.s[p.i] != '"') {
-		return "", false
-	}
-	q := p.s[p.i]
-	end := strings.IndexByte(p.s[p.i+1:], q)
-	if end < 0 {
-		return "", false
-	}
-	v := p.s[p.i+1 : p.i+1+end]
-	p.i += end + 2
-	return v, true
-}
-
-func (p *pyLit) tuple() ([]int, bool) {
-	if !p.eat('(') {
-		return nil, false
-	}
-	shape := []int{}
-	for {
-		if p.eat(')') {
-			return shape, true
-		}
-		p.skip()
-		j := p.i
-		for j < len(p.s) && p.s[j] >= '0' && p.s[j] <= '9' {
-			j++
-		}
-		if j == p.i || j-p.i > 12 || len(shape) >= 32 {
-			return nil, false
-		}
-		d, _ := strconv.Atoi(p.s[p.i:j])
-		p.i = j
-		shape = append(shape, d)
-		if !p.eat(',') {
-			if !p.eat(')') {
-				return nil, false
-			}
-			return shape, true
-		}
-	}
-}
-
-// NPYHeader is the start of a NumPy .npy file (format version 1.0) holding a
-// C-order array of dtype descr (e.g. "<f8", "<f4", "|u1") and the given
-// shape: magic, version, header length, and the header dict padded with
-// spaces so that the data starts on a 64-byte boundary, as numpy writes it.
-// Every .npy writer of sardonics starts with it.
-func NPYHeader(descr string, shape ...int) []byte {
-	dims := make([]string, len(shape))
-	for i, d := range shape {
-		dims[i] = strconv.Itoa(d)
-	}
-	sh := strings.Join(dims, ", ")
-	if len(shape) == 1 {
-		sh += ","
-	}
-	hdr := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (%s), }", descr, sh)
-	pad := 64 - (10+len(hdr)+1)%64
-	if pad == 64 {
-		pad = 0
-	}
-	hdr += strings.Repeat(" ", pad) + "\n"
-	buf := make([]byte, 10, 10+len(hdr))
-	copy(buf, "\x93NUMPY\x01\x00")
-	binary.LittleEndian.PutUint16(buf[8:], uint16(len(hdr)))
-	return append(buf, hdr...)
-}
-
-// writeNPY encodes a float64 C-order array as .npy version 1.0.
-func writeNPY(w io.Writer, shape []int, vals []float64) error {
-	buf := NPYHeader("<f8", shape...)
-	for _, v := range vals {
-		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
-	}
-	_, err := w.Write(buf)
-	return err
-}
-
 // WriteNPZ writes r as an uncompressed .npz archive of float64 arrays W, b, c.
 func WriteNPZ(w io.Writer, r *RBM) error {
-	zw := zip.NewWriter(w)
-	for _, a := range []struct {
-		name  string
-		shape []int
-		vals  []float64
-	}{{"W.npy", []int{r.V, r.H}, r.W}, {"b.npy", []int{r.V}, r.B}, {"c.npy", []int{r.H}, r.C}} {
-		f, err := zw.CreateHeader(&zip.FileHeader{Name: a.name, Method: zip.Store})
-		if err != nil {
-			return err
-		}
-		if err := writeNPY(f, a.shape, a.vals); err != nil {
-			return err
-		}
-	}
-	return zw.Close()
+	return npy.WriteArchive(w, npy.Options{},
+		npy.Array{Name: "W", Data: npy.F8(r.W, r.V, r.H)}, npy.Array{Name: "b", Data: npy.F8(r.B, r.V)}, npy.Array{Name: "c", Data: npy.F8(r.C, r.H)})
 }

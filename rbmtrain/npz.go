@@ -1,13 +1,11 @@
 package rbmtrain
 
 import (
-	"archive/zip"
 	"bytes"
-	"encoding/binary"
-	"math"
 	"time"
 
 	"sardonics/model"
+	"sardonics/npy"
 )
 
 // WriteNPZ32 writes r atomically as an .npz archive (deflated zip) of the
@@ -24,41 +22,7 @@ func WriteNPZ32(r *model.RBM, path string) error {
 // EncodeNPZ32 returns the .npz bytes WriteNPZ32 writes.
 func EncodeNPZ32(r *model.RBM) ([]byte, error) {
 	var buf bytes.Buffer
-	z := zip.NewWriter(&buf)
-	arrays := []struct {
-		name  string
-		shape []int
-		data  []float64
-	}{
-		{"W", []int{r.V, r.H}, r.W},
-		{"b", []int{r.V}, r.B},
-		{"c", []int{r.H}, r.C},
-	}
-	for _, a := range arrays {
-		w, err := z.CreateHeader(&zip.FileHeader{
-			Name:     a.name + ".npy",
-			Method:   zip.Deflate,
-			Modified: time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC),
-		})
-		if err != nil {
-			return nil, err
-		}
-		if _, err := w.Write(npy32(a.shape, a.data)); err != nil {
-			return nil, err
-		}
-	}
-	if err := z.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-// npy32 encodes a float32 array in the .npy format (model.NPYHeader, then
-// the little-endian data).
-func npy32(shape []int, data []float64) []byte {
-	out := model.NPYHeader("<f4", shape...)
-	for _, x := range data {
-		out = binary.LittleEndian.AppendUint32(out, math.Float32bits(float32(x)))
-	}
-	return out
+	err := npy.WriteArchive(&buf, npy.Options{Compress: true, Modified: time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)},
+		npy.Array{Name: "W", Data: npy.F4(r.W, r.V, r.H)}, npy.Array{Name: "b", Data: npy.F4(r.B, r.V)}, npy.Array{Name: "c", Data: npy.F4(r.C, r.H)})
+	return buf.Bytes(), err
 }

@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"sardonics/model"
+	"sardonics/npy"
 	"sardonics/sampler"
 	"sardonics/summary"
 )
@@ -110,7 +110,7 @@ func (c *fullColumn) open(steps int) error {
 
 // header is the .npy header of n values of descr, npyHeaderLen bytes.
 func header(descr string, n int) []byte {
-	h := model.NPYHeader(descr, n)
+	h := npy.Header(descr, n)
 	if len(h) != npyHeaderLen {
 		panic(fmt.Sprintf("npy header of %d values is %d bytes", n, len(h))) // cannot happen below 10^19 values
 	}

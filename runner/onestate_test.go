@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"sardonics/model"
+	"sardonics/npy"
 	"sardonics/sampler"
 	"sardonics/saw"
 	"sardonics/sawsampler"
@@ -127,7 +128,7 @@ func onGridModels(t *testing.T, dir string) map[string][2]*model.Model {
 
 // npy32 and npy64 are .npy files of an n x n matrix; writeNPZ zips them.
 func npy32(v []float32, n int) []byte {
-	b := model.NPYHeader("<f4", n, n)
+	b := npy.Header("<f4", n, n)
 	for _, x := range v {
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
 	}
@@ -135,7 +136,7 @@ func npy32(v []float32, n int) []byte {
 }
 
 func npy64(v []float64, n int) []byte {
-	b := model.NPYHeader("<f8", n, n)
+	b := npy.Header("<f8", n, n)
 	for _, x := range v {
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
 	}

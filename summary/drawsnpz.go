@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"sardonics/model"
+	"sardonics/npy"
 )
 
 // DrawsFile is the name of the archive of a sampler's kept draws after
@@ -36,7 +37,7 @@ func drawsNPZ(res *Result, recs []*TrialRecord) ([]byte, error) {
 	}
 	t := len(recs)
 	f8 := func(v func(i int, r *TrialRecord, j int) float64) []byte {
-		b := model.NPYHeader("<f8", t, d)
+		b := npy.Header("<f8", t, d)
 		for i, r := range recs {
 			for j := range d {
 				b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v(i, r, j)))
@@ -70,8 +71,8 @@ func drawsNPZ(res *Result, recs []*TrialRecord) ([]byte, error) {
 		names = append(names, "q")
 		arrays = append(arrays, f8(func(i int, r *TrialRecord, j int) float64 { return r.Overlap[at(i, r, j)] }))
 	}
-	steps := model.NPYHeader("<i8", t, d)
-	trials := model.NPYHeader("<i8", t)
+	steps := npy.Header("<i8", t, d)
+	trials := npy.Header("<i8", t)
 	for i, r := range recs {
 		for j := range d {
 			steps = binary.LittleEndian.AppendUint64(steps, uint64(r.stepOf(at(i, r, j))))

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"sardonics/model"
+	"sardonics/npy"
 )
 
 // WriteTrial writes a trial's folder: energy.csv, magnetization.csv,
@@ -22,7 +23,7 @@ import (
 func WriteTrial(dir string, r *TrialRecord) error {
 	td := TrialDir(dir, r.Sampler, r.Trial)
 	if len(r.States) > 0 {
-		if err := model.WriteFileMkdir(filepath.Join(td, "states.npy"), npyUint8(r.States)); err != nil {
+		if err := model.WriteFileMkdir(filepath.Join(td, "states.npy"), npy.U8Rows(r.States)); err != nil {
 			return err
 		}
 		if r.Samples != nil {
@@ -61,15 +62,6 @@ func WriteTrial(dir string, r *TrialRecord) error {
 // TrialDir is the folder of trial t of sampler name.
 func TrialDir(dir, name string, t int) string {
 	return filepath.Join(dir, name, fmt.Sprintf("trial-%d", t))
-}
-
-// npyUint8 encodes rows of bits as a NumPy .npy array (uint8, C order).
-func npyUint8(rows [][]uint8) []byte {
-	b := model.NPYHeader("|u1", len(rows), len(rows[0]))
-	for _, r := range rows {
-		b = append(b, r...)
-	}
-	return b
 }
 
 // ReadTrial reads a trial folder written by WriteTrial.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"sardonics/model"
+	"sardonics/npy"
 )
 
 // Marginals (--marginals): the mean <s_i> of every spin and <s_i s_j> of
@@ -107,13 +108,7 @@ type TrialMarginals struct {
 }
 
 // npyF8 encodes rows x cols float64 values (row-major) as .npy.
-func npyF8(rows, cols int, vals []float64) []byte {
-	b := model.NPYHeader("<f8", rows, cols)
-	for _, v := range vals {
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
-	}
-	return b
-}
+func npyF8(rows, cols int, vals []float64) []byte { return npy.F8(vals, rows, cols) }
 
 // marginalFiles is marginals.npy (N x 2: <s_i>, stderr) and
 // correlations.npy (P x 4: i, j, <s_i s_j>, stderr) of m.
@@ -145,7 +140,7 @@ func readNPYF8(path string, rows, cols int) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, msg := model.SplitNPY(raw)
+	a, msg := npy.Split(raw)
 	switch {
 	case msg != "":
 		return nil, fmt.Errorf("%s: %s", path, msg)

@@ -1,14 +1,13 @@
 package summary
 
 import (
-	"archive/zip"
 	"bytes"
 	"encoding/binary"
 	"hash/maphash"
 	"math"
 	"slices"
 
-	"sardonics/model"
+	"sardonics/npy"
 )
 
 // SampleSet is a trial's saved states (--save-states) as distinct states
@@ -45,21 +44,11 @@ func NewSampleSet(states [][]uint8, energies []float64) *SampleSet {
 // npz is an uncompressed NumPy .npz archive of the named .npy arrays (in
 // order): what numpy.savez writes and numpy.load reads.
 func npz(names []string, arrays [][]byte) ([]byte, error) {
-	var b bytes.Buffer
-	zw := zip.NewWriter(&b)
+	as := make([]npy.Array, len(names))
 	for i, name := range names {
-		f, err := zw.CreateHeader(&zip.FileHeader{Name: name + ".npy", Method: zip.Store})
-		if err != nil {
-			return nil, err
-		}
-		if _, err := f.Write(arrays[i]); err != nil {
-			return nil, err
-		}
+		as[i] = npy.Array{Name: name, Data: arrays[i]}
 	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return npy.Archive(as...)
 }
 
 // samplesNPZ is samples.npz of set over the rows of states: states (D x
@@ -73,7 +62,7 @@ func samplesNPZ(set *SampleSet, states [][]uint8) ([]byte, error) {
 		n = len(states[0])
 	}
 	w := (n + 7) / 8
-	packed := model.NPYHeader("|u1", len(set.First), w)
+	packed := npy.Header("|u1", len(set.First), w)
 	for _, j := range set.First {
 		row := make([]byte, w)
 		for i, b := range states[j] {
@@ -81,12 +70,12 @@ func samplesNPZ(set *SampleSet, states [][]uint8) ([]byte, error) {
 		}
 		packed = append(packed, row...)
 	}
-	nn := binary.LittleEndian.AppendUint64(model.NPYHeader("<i8"), uint64(n))
-	e := model.NPYHeader("<f8", len(set.Energies))
+	nn := binary.LittleEndian.AppendUint64(npy.Header("<i8"), uint64(n))
+	e := npy.Header("<f8", len(set.Energies))
 	for _, v := range set.Energies {
 		e = binary.LittleEndian.AppendUint64(e, math.Float64bits(v))
 	}
-	c := model.NPYHeader("<i8", len(set.Counts))
+	c := npy.Header("<i8", len(set.Counts))
 	for _, v := range set.Counts {
 		c = binary.LittleEndian.AppendUint64(c, uint64(v))
 	}

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"sardonics/model"
+	"sardonics/npy"
 )
 
 // Repeated states are one entry with their count and the energy of their
@@ -42,7 +42,7 @@ func TestSampleSet(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw, _ := io.ReadAll(f)
-	a, msg := model.SplitNPY(raw)
+	a, msg := npy.Split(raw)
 	// Rows 101, 000, 010 packed little-endian: 5, 0, 2.
 	if msg != "" || !slices.Equal(a.Shape, []int{3, 1}) || !bytes.Equal(a.Data, []byte{5, 0, 2}) {
 		t.Errorf("packed states %v %v %q", a.Shape, a.Data, msg)

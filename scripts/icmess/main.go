@@ -26,7 +26,7 @@ import (
 	"path/filepath"
 
 	"sardonics/diag"
-	"sardonics/model"
+	"sardonics/npy"
 	"sardonics/summary"
 )
 
@@ -151,7 +151,7 @@ func readNPZ(path string) (map[string][][]float64, error) {
 		if err != nil {
 			return nil, err
 		}
-		a, msg := model.SplitNPY(raw)
+		a, msg := npy.Split(raw)
 		if msg != "" {
 			return nil, fmt.Errorf("%s: %s", f.Name, msg)
 		}
