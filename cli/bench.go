@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"sardonics/atomicfile"
 	"sardonics/bench"
-	"sardonics/model"
 )
 
 func init() {
@@ -100,7 +100,7 @@ path.`,
 					}
 				}
 				path := filepath.Join(dir, "bench.json")
-				if err := model.WriteFileMkdir(path, append(b, '\n')); err != nil {
+				if err := atomicfile.WriteFileMkdir(path, append(b, '\n')); err != nil {
 					return err
 				}
 				fmt.Fprintf(env.Stdout, "wrote %s\n", path)

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 
+	"sardonics/atomicfile"
 	"sardonics/model"
 	"sardonics/replica"
 	"sardonics/runner"
@@ -410,7 +411,7 @@ func saveCommand(fs *flag.FlagSet, cfg *runner.Config, dir string, env *Env) (*s
 	if err != nil {
 		return nil, err
 	}
-	if err := model.WriteFileMkdir(path, append(b, '\n')); err != nil {
+	if err := atomicfile.WriteFileMkdir(path, append(b, '\n')); err != nil {
 		return nil, err
 	}
 	return &savedCommand{path: path, inputs: inputs}, nil

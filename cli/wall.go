@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"sardonics/model"
+	"sardonics/atomicfile"
 	"sardonics/runner"
 	"sardonics/summary"
 )
@@ -49,7 +49,7 @@ func saveWall(dir string, total float64) error {
 	if err != nil {
 		return err
 	}
-	return model.WriteFileMkdir(wallFile(dir), append(b, '\n'))
+	return atomicfile.WriteFileMkdir(wallFile(dir), append(b, '\n'))
 }
 
 // earlierWall is each sampler's wall time in the processes before this one

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"sardonics/atomicfile"
 	_ "sardonics/data" // the paper-rbm model
 	"sardonics/model"
 	"sardonics/report"
@@ -128,7 +129,7 @@ func Run(cfg Config, log io.Writer) error {
 			return err
 		}
 		b, _ := json.MarshalIndent(sv, "", "  ")
-		if err := model.WriteFileMkdir(filepath.Join(cfg.Out, stateFile), append(b, '\n')); err != nil {
+		if err := atomicfile.WriteFileMkdir(filepath.Join(cfg.Out, stateFile), append(b, '\n')); err != nil {
 			return err
 		}
 	}
@@ -220,10 +221,10 @@ func Run(cfg Config, log io.Writer) error {
 	if len(done) == 0 {
 		return fmt.Errorf("no experiment named %q (expected one of %s)", cfg.Only, names())
 	}
-	if err := model.WriteFileMkdir(filepath.Join(cfg.Out, "table.md"), []byte(Table(done, cfg))); err != nil {
+	if err := atomicfile.WriteFileMkdir(filepath.Join(cfg.Out, "table.md"), []byte(Table(done, cfg))); err != nil {
 		return err
 	}
-	return model.WriteFileMkdir(filepath.Join(cfg.Out, "claims.md"), []byte(Claims(done)))
+	return atomicfile.WriteFileMkdir(filepath.Join(cfg.Out, "claims.md"), []byte(Claims(done)))
 }
 
 // HasPicture tells whether an experiment gets a model.png: the lattices and

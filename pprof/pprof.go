@@ -10,7 +10,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"runtime/trace"
-	"sardonics/model"
+	"sardonics/atomicfile"
 )
 
 // Flags are the profiling flags of one subcommand.
@@ -66,7 +66,7 @@ func (f *Flags) Start() (stop func() error, err error) {
 		}
 	}
 	for _, o := range outs {
-		t, commit, abort, err := model.CreateAtomic(o.dst)
+		t, commit, abort, err := atomicfile.Create(o.dst)
 		if err != nil {
 			cleanup()
 			var pe *fs.PathError

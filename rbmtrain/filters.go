@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"math"
 
+	"sardonics/atomicfile"
 	"sardonics/model"
 )
 
@@ -47,5 +48,5 @@ func FiltersPNG(r *model.RBM, path string, side int) error {
 	if err := enc.Encode(&buf, img); err != nil {
 		return err
 	}
-	return model.WriteFileAtomic(path, buf.Bytes())
+	return atomicfile.WriteFile(path, buf.Bytes())
 }

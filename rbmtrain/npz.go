@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"time"
 
+	"sardonics/atomicfile"
 	"sardonics/model"
 	"sardonics/npy"
 )
@@ -16,7 +17,7 @@ func WriteNPZ32(r *model.RBM, path string) error {
 	if err != nil {
 		return err
 	}
-	return model.WriteFileAtomic(path, data)
+	return atomicfile.WriteFile(path, data)
 }
 
 // EncodeNPZ32 returns the .npz bytes WriteNPZ32 writes.

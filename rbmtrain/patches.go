@@ -8,7 +8,7 @@ import (
 	"math"
 	"os"
 
-	"sardonics/model"
+	"sardonics/atomicfile"
 	"sardonics/rng"
 )
 
@@ -101,7 +101,7 @@ func WritePatches(p *Patches, path string) error {
 	if err != nil {
 		return err
 	}
-	return model.WriteFileAtomic(path, data)
+	return atomicfile.WriteFile(path, data)
 }
 
 // ExtractConfig fixes the patch extraction. Zero fields take the defaults.

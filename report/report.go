@@ -20,7 +20,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
-	"sardonics/model"
+	"sardonics/atomicfile"
 )
 
 // Figure geometry: 8 x 5 in at 100 dpi is 800 x 500 pixels.
@@ -751,7 +751,7 @@ func save(path string, w, h vg.Length, render func(draw.Canvas)) (err error) {
 	if err = enc.Encode(&buf, c.Image()); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	return model.WriteFileAtomic(path, buf.Bytes())
+	return atomicfile.WriteFile(path, buf.Bytes())
 }
 
 // safeRender calls render(dc), turning a panic into an error.

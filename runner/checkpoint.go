@@ -10,8 +10,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"sardonics/atomicfile"
 	"sardonics/draws"
-	"sardonics/model"
 	"sardonics/replica"
 	"sardonics/sampler"
 	"sardonics/saw"
@@ -121,7 +121,7 @@ func (t *trial) checkpoint(cpu, wall float64) error {
 	// The first line is the SHA-256 of the rest: a truncated or edited
 	// checkpoint is refused, never silently used.
 	data := append([]byte(hex.EncodeToString(sum[:])+"\n"), body...)
-	return model.WriteFileMkdir(CheckpointPath(t.cfg.Dir, t.name, t.rec.Trial), data)
+	return atomicfile.WriteFileMkdir(CheckpointPath(t.cfg.Dir, t.name, t.rec.Trial), data)
 }
 
 // restore loads the trial's checkpoint if there is one (nil if not).

@@ -7,7 +7,7 @@ import (
 	"math"
 	"path/filepath"
 
-	"sardonics/model"
+	"sardonics/atomicfile"
 	"sardonics/npy"
 )
 
@@ -94,7 +94,7 @@ func writeDrawsNPZ(dir string, results []*Result, recs map[string][]*TrialRecord
 		if b == nil {
 			continue
 		}
-		if err := model.WriteFileMkdir(filepath.Join(dir, res.Sampler, DrawsFile), b); err != nil {
+		if err := atomicfile.WriteFileMkdir(filepath.Join(dir, res.Sampler, DrawsFile), b); err != nil {
 			return err
 		}
 	}

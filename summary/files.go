@@ -14,7 +14,7 @@ import (
 	"strconv"
 	"strings"
 
-	"sardonics/model"
+	"sardonics/atomicfile"
 	"sardonics/npy"
 )
 
@@ -23,7 +23,7 @@ import (
 func WriteTrial(dir string, r *TrialRecord) error {
 	td := TrialDir(dir, r.Sampler, r.Trial)
 	if len(r.States) > 0 {
-		if err := model.WriteFileMkdir(filepath.Join(td, "states.npy"), npy.U8Rows(r.States)); err != nil {
+		if err := atomicfile.WriteFileMkdir(filepath.Join(td, "states.npy"), npy.U8Rows(r.States)); err != nil {
 			return err
 		}
 		if r.Samples != nil {
@@ -31,7 +31,7 @@ func WriteTrial(dir string, r *TrialRecord) error {
 			if err != nil {
 				return err
 			}
-			if err := model.WriteFileMkdir(filepath.Join(td, "samples.npz"), b); err != nil {
+			if err := atomicfile.WriteFileMkdir(filepath.Join(td, "samples.npz"), b); err != nil {
 				return err
 			}
 		}
@@ -56,7 +56,7 @@ func WriteTrial(dir string, r *TrialRecord) error {
 	if err != nil {
 		return err
 	}
-	return model.WriteFileMkdir(filepath.Join(td, "stats.json"), append(js, '\n'))
+	return atomicfile.WriteFileMkdir(filepath.Join(td, "stats.json"), append(js, '\n'))
 }
 
 // TrialDir is the folder of trial t of sampler name.
@@ -115,7 +115,7 @@ func writeIntColumn(path, header string, step func(int) int, x []int32) error {
 // appended by value, without holding the file in memory (a trace of 10^6
 // values would take about 20 MB as text).
 func writeRows(path, header string, n int, step func(int) int, value func(b []byte, i int) []byte) error {
-	return model.WriteStreamMkdir(path, func(w *bufio.Writer) error {
+	return atomicfile.WriteStreamMkdir(path, func(w *bufio.Writer) error {
 		b := append(make([]byte, 0, 64), header...)
 		b = append(b, '\n')
 		for i := range n {
@@ -203,11 +203,11 @@ func WriteOutputs(dir string, meta Meta, machine string, results []*Result, recs
 	if err != nil {
 		return nil, err
 	}
-	if err := model.WriteFileMkdir(filepath.Join(dir, "summary.json"), append(js, '\n')); err != nil {
+	if err := atomicfile.WriteFileMkdir(filepath.Join(dir, "summary.json"), append(js, '\n')); err != nil {
 		return nil, err
 	}
 	mj, _ := json.MarshalIndent(meta, "", "  ")
-	if err := model.WriteFileMkdir(filepath.Join(dir, "run.json"), append(mj, '\n')); err != nil {
+	if err := atomicfile.WriteFileMkdir(filepath.Join(dir, "run.json"), append(mj, '\n')); err != nil {
 		return nil, err
 	}
 	if err := writePooledMarginals(dir, results); err != nil {
@@ -250,5 +250,5 @@ func WriteTuningCSV(path string, rs []*TrialRecord) error {
 			fmt.Fprintf(&b, "%d,%d,%q,%s\n", r.Trial, i+1, r.Tune.Thetas[i], strconv.FormatFloat(rw, 'g', -1, 64))
 		}
 	}
-	return model.WriteFileMkdir(path, b.Bytes())
+	return atomicfile.WriteFileMkdir(path, b.Bytes())
 }

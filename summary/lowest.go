@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strconv"
 
-	"sardonics/model"
+	"sardonics/atomicfile"
 )
 
 // The lowest states found: what a QUBO user (an optimizer's user) reads
@@ -192,7 +192,7 @@ func writeBest(dir string, results []*Result) error {
 			}
 			b.WriteByte('\n')
 		}
-		if err := model.WriteFileMkdir(filepath.Join(dir, res.Sampler, "best.txt"), b.Bytes()); err != nil {
+		if err := atomicfile.WriteFileMkdir(filepath.Join(dir, res.Sampler, "best.txt"), b.Bytes()); err != nil {
 			return err
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"sardonics/atomicfile"
 	"sardonics/model"
 	"sardonics/npy"
 )
@@ -128,10 +129,10 @@ func marginalFiles(m *TrialMarginals) (spins, pairs []byte) {
 // writeMarginals writes m's two files into folder dir.
 func writeMarginals(dir string, m *TrialMarginals) error {
 	s, p := marginalFiles(m)
-	if err := model.WriteFileMkdir(filepath.Join(dir, "marginals.npy"), s); err != nil {
+	if err := atomicfile.WriteFileMkdir(filepath.Join(dir, "marginals.npy"), s); err != nil {
 		return err
 	}
-	return model.WriteFileMkdir(filepath.Join(dir, "correlations.npy"), p)
+	return atomicfile.WriteFileMkdir(filepath.Join(dir, "correlations.npy"), p)
 }
 
 // readNPYF8 reads a rows x cols float64 .npy file that npyF8 wrote.

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"sardonics/atomicfile"
 	"sardonics/draws"
-	"sardonics/model"
 )
 
 // RungTrace is what a replica-exchange trial records of every rung of its
@@ -134,7 +134,7 @@ func (rt *RungTrace) rungsHeader() string {
 // (counted from the burn-in), the step it ended at and each rung's energy
 // (and overlap), in Go's shortest round-trip form.
 func writeRungs(td string, rt *RungTrace) error {
-	return model.WriteStreamMkdir(filepath.Join(td, RungsFile), func(w *bufio.Writer) error {
+	return atomicfile.WriteStreamMkdir(filepath.Join(td, RungsFile), func(w *bufio.Writer) error {
 		b := append(make([]byte, 0, 64*rt.Rungs), rt.rungsHeader()...)
 		b = append(b, '\n')
 		for j, s := range rt.Steps {

@@ -12,9 +12,9 @@ import (
 	"strconv"
 	"strings"
 
+	"sardonics/atomicfile"
 	"sardonics/bo"
 	"sardonics/diag"
-	"sardonics/model"
 	"sardonics/runner"
 	"sardonics/saw"
 	"sardonics/summary"
@@ -873,7 +873,7 @@ func WritePolicy(path string, p Policy) error {
 	if err != nil {
 		return err
 	}
-	return model.WriteFileMkdir(path, append(b, '\n'))
+	return atomicfile.WriteFileMkdir(path, append(b, '\n'))
 }
 
 // LoadPolicy reads a policy file: its fields (Spec empty where the file
