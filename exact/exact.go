@@ -205,13 +205,6 @@ func EnumerateContext(ctx context.Context, m *model.Model, beta float64) (*Resul
 	return EnumerateOptions(ctx, m, beta, Options{})
 }
 
-// EnumerateProgress is EnumerateContext that calls progress every
-// interval (from another goroutine) with the states visited so far, over
-// all passes (see PassStates), and the time since it started.
-func EnumerateProgress(ctx context.Context, m *model.Model, beta float64, interval time.Duration, progress func(visited int64, elapsed time.Duration)) (*Result, error) {
-	return EnumerateOptions(ctx, m, beta, Options{Progress: progress, Interval: interval})
-}
-
 // EnumerateOptions is EnumerateContext with the choices of opt.
 func EnumerateOptions(ctx context.Context, m *model.Model, beta float64, opt Options) (*Result, error) {
 	progress, interval := opt.Progress, opt.Interval

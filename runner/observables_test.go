@@ -19,7 +19,7 @@ import (
 // exactObs are a model's observables at one beta, by brute force over its
 // 2^N states (stattest.Enumerate), in the summary's definitions: the
 // energy, m, |m|, C, chi, and the marginals (<s_i> for every spin, then
-// <s_i s_j> for every pair of summary.Pairs).
+// <s_i s_j> for every pair of model.Ising.Pairs).
 type exactObs struct {
 	E, M, AbsM, C, Chi float64
 	Marginals          []float64
@@ -31,7 +31,7 @@ func exactObservables(m *model.Model, beta float64) exactObs {
 	emin := math.Inf(1)
 	stattest.Enumerate(n, func(s []int8) { emin = min(emin, m.Sparse().Energy(s)) })
 	var z, e, e2, mm, m2, am float64
-	pi, pj := summary.Pairs(m.Sparse())
+	pi, pj := m.Sparse().Pairs()
 	marg := make([]float64, n+len(pi))
 	stattest.Enumerate(n, func(s []int8) {
 		en := m.Sparse().Energy(s)

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 
 	"sardonics/atomicfile"
-	"sardonics/model"
 	"sardonics/npy"
 )
 
@@ -26,10 +25,6 @@ import (
 // measures fewer steps): 32 give the error 31 degrees of freedom per trial
 // while keeping batches long.
 const MarginalBatches = 32
-
-// Pairs is the interacting pairs i < j of an Ising model, row by row
-// (model.Ising.Pairs).
-func Pairs(m *model.Ising) (pi, pj []int32) { return m.Pairs() }
 
 // MarginalsAcc accumulates a trial's marginals, one measured step at a
 // time. Its exported fields are its whole state (a checkpoint's).

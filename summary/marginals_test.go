@@ -16,7 +16,7 @@ func TestMarginals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pi, pj := Pairs(is)
+	pi, pj := is.Pairs()
 	if len(pi) != 2 || pi[0] != 0 || pj[0] != 1 || pi[1] != 1 || pj[1] != 2 {
 		t.Fatalf("pairs %v %v", pi, pj)
 	}

@@ -127,15 +127,6 @@ func (p *Policy) Active() int {
 	return p.cands[p.cur]
 }
 
-// Est is the last measured wall ns per tick at each count (0: never).
-func (p *Policy) Est() map[int]int64 {
-	m := map[int]int64{}
-	for k, a := range p.cands {
-		m[a] = p.est[k]
-	}
-	return m
-}
-
 // Lost reports that a thread of the pool was descheduled while it spun
 // or ran its share: the pool goes back to one thread at its next tick.
 func (p *Policy) Lost() { p.lost.Add(1) }
