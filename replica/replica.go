@@ -154,7 +154,24 @@ type Chain struct {
 	icm         *icmState // the cluster move (Config.Cluster), or nil
 }
 
+// Ladder is a replica-exchange chain as its trial records it: its rungs
+// and sets, whether a step ended a swap round, every rung's energy and
+// overlap then, the cycle tuner's phase, and what the run did (Report).
+// The runner reaches replica exchange through it, never the concrete
+// Chain.
+type Ladder interface {
+	sampler.Chain
+	Rungs() int
+	Sets() int
+	RoundEnd() bool
+	RungEnergies(dst []float64) []float64
+	RungOverlaps(dst []float64) []float64
+	TunePhase() int
+	Report() *Report
+}
+
 var (
+	_ Ladder                = (*Chain)(nil)
 	_ sampler.Stateful      = (*Chain)(nil)
 	_ sampler.MaybeStateful = (*Chain)(nil)
 	_ sampler.ThreadCPU     = (*Chain)(nil)

@@ -129,7 +129,7 @@ func (t *trial) clock() (bool, error) {
 // chain that cannot save its state takes the new schedule when it is
 // rebuilt at the next block.
 func (t *trial) reschedule() error {
-	if _, ok := t.ch.(*replica.Chain); !ok {
+	if _, ok := t.ch.(replica.Ladder); !ok {
 		return nil
 	}
 	sf, ok := t.stateful()

@@ -330,7 +330,7 @@ func tuneConfig(cfg *Config, name string, burn, adapt int) *replica.CycleTuner {
 // cycle (tuneChain), or measures the CPU of a replica-exchange chain's
 // cycle tuning (watchTuning). The runner calls it after every step.
 func (t *trial) tuneCycles() error {
-	if h, ok := t.ch.(*hybrid.Chain); ok {
+	if h, ok := t.ch.(replica.Cycler); ok {
 		return t.tuneChain(h)
 	}
 	if t.ladder != nil {
@@ -382,7 +382,7 @@ func (t *trial) recordTuningCPU() {
 // candidates, costs and halving; the tuning's steps are not the chain's.
 // From then on the chain runs the chosen cycle, which its state saves;
 // the choice is in the trial's record (stats.json "cycles").
-func (t *trial) tuneChain(h *hybrid.Chain) error {
+func (t *trial) tuneChain(h replica.Cycler) error {
 	rc := t.cfg.Replicas
 	if rc.On() || !rc.TuneCycles || t.rec.Cycles != nil || t.rec.Steps < t.adapt || t.rec.Steps >= t.burn {
 		return nil
@@ -397,7 +397,7 @@ func (t *trial) tuneChain(h *hybrid.Chain) error {
 // recordReplica adds the replica-exchange results of the trial's chain, if
 // it is one, to rec.
 func recordReplica(cfg *Config, ch sampler.Chain, rec *summary.TrialRecord) {
-	if c, ok := ch.(*replica.Chain); ok {
+	if c, ok := ch.(replica.Ladder); ok {
 		rec.Replica = c.Report()
 		rec.Replica.Auto = cfg.Replicas.Auto
 	}

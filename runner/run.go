@@ -101,8 +101,8 @@ type Tuner interface {
 // its JSON form is its checkpoint.
 type TuneSession interface {
 	Done() bool
-	Iterate(ch *saw.Chain, step func()) error
-	Finish(ch *saw.Chain) (*summary.TuneRecord, error)
+	Iterate(ch saw.Tunable, step func()) error
+	Finish(ch saw.Tunable) (*summary.TuneRecord, error)
 	Current() []saw.Theta // the kernel of the current iteration
 	json.Marshaler
 	json.Unmarshaler

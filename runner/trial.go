@@ -42,7 +42,7 @@ type trial struct {
 	// ladder is the chain when it is replica exchange: every rung is
 	// recorded at the end of each round after the burn-in (rec.Rungs),
 	// from the buffers rungE and rungQ.
-	ladder       *replica.Chain
+	ladder       replica.Ladder
 	rungE, rungQ []float64
 
 	// burn is the steps discarded: cfg.Burn, or in a budget run
@@ -92,7 +92,7 @@ func (t *trial) build(spins []int8) error {
 	}
 	t.ch, t.release, t.w0, t.wait0 = ch, release, workerCPU(ch), waitCPU(ch)
 	t.overlap = nil
-	t.ladder, _ = ch.(*replica.Chain)
+	t.ladder, _ = ch.(replica.Ladder)
 	// A chain that keeps its sum of spins is asked for it; the others'
 	// spins are summed after every step (sampler.SpinSum, O(N/8), against
 	// a step of N updates for the sweeping samplers).
@@ -105,7 +105,7 @@ func (t *trial) build(spins []int8) error {
 	if o, ok := ch.(sampler.Overlapped); ok && t.cfg.Replicas.Overlap {
 		t.overlap = o.Overlap
 	}
-	if sc, ok := ch.(*saw.Chain); ok && len(t.thetas) > 0 {
+	if sc, ok := ch.(saw.Tunable); ok && len(t.thetas) > 0 {
 		return sc.SetThetas(t.thetas)
 	}
 	return nil
@@ -337,7 +337,7 @@ func (t *trial) run(start time.Time, prevWall float64) (capped bool, err error) 
 // a budget trial's next clock check).
 func (t *trial) steps(next int) error {
 	cfg := t.cfg
-	sc, _ := t.ch.(*saw.Chain)
+	sc, _ := t.ch.(saw.Tunable)
 	if t.tune != nil && !t.tune.Done() && sc != nil {
 		if err := t.tune.Iterate(sc, func() {
 			if t.rec.Steps < cfg.Steps {

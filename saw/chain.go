@@ -133,8 +133,17 @@ type EngineOwner interface {
 	Engine() Engine
 }
 
+// Tunable is a chain whose kernel the adaptation sets (sample --tune, the
+// tuner of package tune): a sardonics chain.
+type Tunable interface {
+	sampler.Chain
+	EngineOwner
+	SetThetas(thetas []Theta) error
+}
+
 var (
 	_ EngineOwner           = (*Chain)(nil)
+	_ Tunable               = (*Chain)(nil)
 	_ sampler.ThreadCPU     = (*Chain)(nil)
 	_ sampler.MaybeStateful = (*Chain)(nil)
 )

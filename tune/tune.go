@@ -546,7 +546,7 @@ func (s *Session) Done() bool {
 // adaptation instead. The tuner's own CPU is read from the calling thread's
 // clock (runner.ThreadCPU), so the goroutine must stay locked to its OS
 // thread, as runner.RunTrial's is (AdaptContext locks it).
-func (s *Session) Iterate(ch *saw.Chain, step func()) error {
+func (s *Session) Iterate(ch saw.Tunable, step func()) error {
 	c0 := runner.ThreadCPU()
 	if s.cost == nil {
 		c := CostOf(ch.Engine())
@@ -655,7 +655,7 @@ func (s *Session) essReward(w window) float64 {
 }
 
 // Finish draws the policy's K kernels and sets them on ch.
-func (s *Session) Finish(ch *saw.Chain) (*Result, error) {
+func (s *Session) Finish(ch saw.Tunable) (*Result, error) {
 	c0 := runner.ThreadCPU()
 	tau := s.cfg.PolicyTau
 	if s.cfg.Reward == RewardESS {
@@ -796,14 +796,14 @@ func (s *Session) UnmarshalJSON(b []byte) error {
 
 // Adapt runs the whole adaptation phase on ch, calling step for every
 // chain step, and leaves the policy's kernels set on ch.
-func Adapt(cfg Config, ch *saw.Chain, r *rand.PCG, step func()) (*Result, error) {
+func Adapt(cfg Config, ch saw.Tunable, r *rand.PCG, step func()) (*Result, error) {
 	return AdaptContext(context.Background(), cfg, ch, r, step)
 }
 
 // AdaptContext is Adapt, stopped between iterations once ctx is done: it
 // then returns the finished iterations (Tried and Rewards, no Policy) with
 // ctx's error.
-func AdaptContext(ctx context.Context, cfg Config, ch *saw.Chain, r *rand.PCG, step func()) (*Result, error) {
+func AdaptContext(ctx context.Context, cfg Config, ch saw.Tunable, r *rand.PCG, step func()) (*Result, error) {
 	// The tuner's CPU clock reads the calling thread's time.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
@@ -842,7 +842,7 @@ func (t tuner) New(r *rand.PCG) (runner.TuneSession, error) {
 // session adapts Session to runner.TuneSession.
 type session struct{ *Session }
 
-func (s *session) Finish(ch *saw.Chain) (*summary.TuneRecord, error) {
+func (s *session) Finish(ch saw.Tunable) (*summary.TuneRecord, error) {
 	res, err := s.Session.Finish(ch)
 	if err != nil {
 		return nil, err
