@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"strings"
 
-	"sardonics/hybrid"
 	"sardonics/model"
 	"sardonics/replica"
 	"sardonics/rng"
@@ -259,8 +258,8 @@ const pilotTrial = 1 << 63
 // PilotSampler is the kernel of --replicas auto's pilot for a run whose
 // first sampler is name (see AutoReplicas).
 func PilotSampler(name string) string {
-	if name == "hybrid" {
-		return "metropolis"
+	if p := kindOf(name).Pilot; p != "" {
+		return p
 	}
 	return name
 }
@@ -315,10 +314,11 @@ func AutoReplicas(cfg *Config, workers int) (*replica.AutoRungs, error) {
 // cannot start before.
 func tuneConfig(cfg *Config, name string, burn, adapt int) *replica.CycleTuner {
 	rc := cfg.Replicas
-	if !rc.TuneCycles || name != "hybrid" {
+	cycle := kindOf(name).DefaultCycle
+	if !rc.TuneCycles || cycle == nil {
 		return nil
 	}
-	_, k := hybrid.DefaultCycle(cfg.Model.Variables(), cfg.SAW.Thetas)
+	_, k := cycle(cfg.Model, cfg.SAW)
 	tc := &replica.CycleTuner{Candidates: replica.CandidateCycles(k), From: adapt, Costs: replica.DefaultCycleCosts}
 	if burn != unknownSteps && adapt != unknownSteps {
 		tc.Window = max(0, burn-adapt)
@@ -388,7 +388,11 @@ func (t *trial) tuneChain(h replica.Cycler) error {
 		return nil
 	}
 	n := t.cfg.Model.Variables()
-	_, k := hybrid.DefaultCycle(n, t.cfg.SAW.Thetas)
+	cycle := kindOf(t.name).DefaultCycle
+	if cycle == nil {
+		return nil
+	}
+	_, k := cycle(t.cfg.Model, t.cfg.SAW)
 	res, err := replica.TuneChain(h, t.cfg.Beta, n, replica.TuneConfig{Candidates: replica.CandidateCycles(k), Seconds: rc.TuneSeconds, Costs: replica.DefaultCycleCosts, Drop: replica.DefaultDrop})
 	t.rec.Cycles = res
 	return err

@@ -38,6 +38,16 @@ type Kind struct {
 	// their temperature in place (sampler.Tempered), which replica
 	// exchange needs.
 	Untempered string
+	// Pilot names the sampler whose chains run --replicas auto's pilot
+	// in this one's place (a cheaper kernel that finds the same ladder);
+	// "": its own.
+	Pilot string
+	// DefaultCycle is, for a sampler whose chains alternate two kernels
+	// in cycles (a replica.Cycler: hybrid), its default cycle on m with
+	// opts: a Metropolis sweeps, then k SARDONICS moves; replica exchange
+	// and a single chain's cycle tuning try candidates around it. nil for
+	// the other samplers.
+	DefaultCycle func(m *model.Model, opts any) (a, k int)
 }
 
 var (
