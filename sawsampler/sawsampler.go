@@ -1,16 +1,15 @@
 package sawsampler
 
 import (
-	"fmt"
 	"math/rand/v2"
 
-	"sardonics/dense"
-	"sardonics/denseising"
+	_ "sardonics/dense" // the engines register their kinds (saw.RegisterEngine)
+	_ "sardonics/denseising"
 	"sardonics/model"
-	"sardonics/parallelsaw"
+	_ "sardonics/parallelsaw"
 	"sardonics/sampler"
 	"sardonics/saw"
-	"sardonics/sparse"
+	_ "sardonics/sparse"
 )
 
 // The sardonics sampler's registration: its settings are a Config
@@ -79,22 +78,15 @@ func HasSections(m *model.Model, engine string) bool {
 	return (engine == "" || engine == "auto") && m.UseDense()
 }
 
-// ParallelFor is Parallel for model m, where auto also asks the cost model
-// (parallelsaw.Pays, parallelsaw.PaysDense): with more than one engine
-// thread, auto runs the partitioned engine only on a model large enough
-// for it to beat the serial engine (dense, denseising), and the serial
-// engine below that. --engine parallel always runs it.
+// ParallelFor reports whether the sardonics sampler runs a partitioned
+// engine on m at --engine engine with engineThreads engine threads: the
+// engine kind it takes (saw.EngineFor) has sections. With more than one
+// engine thread, auto takes the partitioned engine only on a model large
+// enough for it to beat the serial engine (parallelsaw.Pays, PaysDense);
+// --engine parallel always takes it.
 func ParallelFor(m *model.Model, engine string, engineThreads int) bool {
-	if !Parallel(HasSections(m, engine), engine, engineThreads) {
-		return false
-	}
-	switch {
-	case engine == "parallel":
-		return true
-	case m.RBM != nil:
-		return parallelsaw.Pays(m.RBM.V, m.RBM.H, engineThreads)
-	}
-	return parallelsaw.PaysDense(m.Variables(), engineThreads)
+	k, err := saw.EngineFor(engine, m, engineThreads)
+	return err == nil && k.Sections
 }
 
 // sections is the parallel engine's section count: --engine-threads, or
@@ -106,41 +98,14 @@ func sections(sc Config) int {
 	return max(1, len(sc.CPUs))
 }
 
+// newEngine builds the engine --engine sc.Engine takes on m (the engine
+// registry: saw.EngineFor; every engine package registers its kinds).
 func newEngine(m *model.Model, sc Config, init []int8) (saw.Engine, error) {
-	kind := sc.Engine
-	if kind == "" {
-		kind = "auto"
+	k, err := saw.EngineFor(sc.Engine, m, sc.EngineThreads)
+	if err != nil {
+		return nil, &sampler.UsageError{Msg: err.Error()}
 	}
-	if m.RBM != nil {
-		switch kind {
-		case "auto", "dense", "parallel":
-			if !ParallelFor(m, kind, sc.EngineThreads) {
-				return dense.New(m.RBM, init), nil
-			}
-			return parallelsaw.New(m.RBM, init, sections(sc), sc.CPUs)
-		case "tree", "bucket":
-			return sparse.New(m.Sparse(), init, kind)
-		}
-		return nil, &sampler.UsageError{Msg: fmt.Sprintf("--engine %q (expected auto, dense, parallel, tree or bucket)", kind)}
-	}
-	switch {
-	case kind == "dense" || kind == "parallel" || kind == "auto" && m.UseDense():
-		d := m.DenseForm()
-		if d == nil {
-			return nil, &sampler.UsageError{Msg: fmt.Sprintf("--engine %s: %s has %d variables (expected at most %d for a dense model)", kind, m.Spec, m.Variables(), model.MaxDenseVariables)}
-		}
-		if ParallelFor(m, kind, sc.EngineThreads) {
-			return parallelsaw.NewDense(d, init, sections(sc), sc.CPUs)
-		}
-		return denseising.New(d, init), nil
-	case kind == "auto" || kind == "tree" || kind == "bucket":
-		e, err := sparse.New(m.Sparse(), init, kind)
-		if err != nil {
-			return nil, &sampler.UsageError{Msg: "--engine: " + err.Error()}
-		}
-		return e, nil
-	}
-	return nil, &sampler.UsageError{Msg: fmt.Sprintf("--engine %q (expected auto, tree, bucket, dense or parallel for a model that is not an RBM)", kind)}
+	return k.New(m, init, sections(sc), sc.CPUs)
 }
 
 // closer is implemented by engines that own goroutines.
