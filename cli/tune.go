@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"runtime"
 
+	"sardonics/figure"
 	"sardonics/model"
-	"sardonics/report"
 	"sardonics/runner"
 	"sardonics/saw"
 	"sardonics/sawsampler"
@@ -212,7 +212,7 @@ Writes DIR/policy.json (K settings from the policy, reusable with sample
 				if err := summary.WriteTuningCSV(filepath.Join(*out, "tuning.csv"), []*summary.TrialRecord{rec}); err != nil {
 					return err
 				}
-				if err := report.PlotRewards(filepath.Join(*out, "rewards.png"), fmt.Sprintf("Tuning rewards: %s, beta = %g", m.Spec, beta), res.Rewards); err != nil {
+				if err := figure.PlotRewards(filepath.Join(*out, "rewards.png"), fmt.Sprintf("Tuning rewards: %s, beta = %g", m.Spec, beta), res.Rewards); err != nil {
 					return err
 				}
 				best := 0
@@ -242,7 +242,7 @@ func keepTuning(env *Env, out, spec string, beta float64, trial int, c tune.Conf
 		if err := summary.WriteTuningCSV(filepath.Join(out, "tuning.csv"), []*summary.TrialRecord{rec}); err != nil {
 			return err
 		}
-		if err := report.PlotRewards(filepath.Join(out, "rewards.png"), fmt.Sprintf("Tuning rewards (interrupted): %s, beta = %g", spec, beta), res.Rewards); err != nil {
+		if err := figure.PlotRewards(filepath.Join(out, "rewards.png"), fmt.Sprintf("Tuning rewards (interrupted): %s, beta = %g", spec, beta), res.Rewards); err != nil {
 			return err
 		}
 		fmt.Fprintf(env.Stderr, "sardonics: tune: interrupted after %d of %d iterations; kept their settings and rewards in %s and %s; no policy was drawn\n",

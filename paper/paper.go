@@ -15,8 +15,8 @@ import (
 
 	"sardonics/atomicfile"
 	_ "sardonics/data" // the paper-rbm model
+	"sardonics/figure"
 	"sardonics/model"
-	"sardonics/report"
 	"sardonics/runner"
 	"sardonics/sampler"
 	"sardonics/saw"
@@ -256,11 +256,11 @@ func modelPicture(path string, ex Experiment, m *model.Model) error {
 	title := "Model: " + ex.Title
 	switch kind {
 	case "ferro2d", "frustrated2d":
-		return report.PlotLattice2D(path, title, m.Ising, keys["L"])
+		return figure.PlotLattice2D(path, title, m.Ising, keys["L"])
 	case "spinglass3d":
-		return report.PlotSpinGlass3D(path, title, m.Ising, keys["L"])
+		return figure.PlotSpinGlass3D(path, title, m.Ising, keys["L"])
 	default:
-		return report.PlotChimera(path, title, m.Ising, keys["M"], keys["N"], keys["T"])
+		return figure.PlotChimera(path, title, m.Ising, keys["M"], keys["N"], keys["T"])
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"sardonics/report"
+	"sardonics/figure"
 )
 
 // DrawFigures draws acf.png, trace.png and, after tuning, rewards.png and
@@ -16,17 +16,17 @@ import (
 func DrawFigures(dir string, meta Meta, results []*Result, recs map[string][]*TrialRecord) error {
 	title := fmt.Sprintf("%s, beta = %.4g", meta.Spec, meta.Beta)
 	acfs, xlabel := acfSeries(results)
-	if err := report.PlotACF(filepath.Join(dir, "acf.png"), "Energy autocorrelation: "+title, xlabel, acfs); err != nil {
+	if err := figure.PlotACF(filepath.Join(dir, "acf.png"), "Energy autocorrelation: "+title, xlabel, acfs); err != nil {
 		return err
 	}
 	// The kept steps only, as the paper's figures: the burn-in transient
 	// would flatten the stationary fluctuations.
-	var traces []report.Series
+	var traces []figure.Series
 	var apart []int // the steps between each trace's points
 	for _, r := range results {
 		if rs := recs[r.Sampler]; len(rs) > 0 {
 			x, y, every := tracePoints(rs[0], meta.BurnIn)
-			traces = append(traces, report.Series{Name: fmt.Sprintf("%s (trial %d", r.Sampler, rs[0].Trial), X: x, Y: y})
+			traces = append(traces, figure.Series{Name: fmt.Sprintf("%s (trial %d", r.Sampler, rs[0].Trial), X: x, Y: y})
 			apart = append(apart, every)
 		}
 	}
@@ -43,7 +43,7 @@ func DrawFigures(dir string, meta Meta, results []*Result, recs map[string][]*Tr
 		}
 		traces[i].Name += ")"
 	}
-	if err := report.PlotTraces(filepath.Join(dir, "trace.png"), what+": "+title, traces); err != nil {
+	if err := figure.PlotTraces(filepath.Join(dir, "trace.png"), what+": "+title, traces); err != nil {
 		return err
 	}
 	if err := drawReplicaFigures(dir, title, meta.BurnIn, results, recs); err != nil {
@@ -52,7 +52,7 @@ func DrawFigures(dir string, meta Meta, results []*Result, recs map[string][]*Tr
 	for _, rs := range recs {
 		for _, r := range rs {
 			if r.Tune != nil && len(r.Tune.Rewards) > 0 {
-				if err := report.PlotRewards(filepath.Join(dir, "rewards.png"), fmt.Sprintf("Tuning rewards (trial %d): %s", r.Trial, title), r.Tune.Rewards); err != nil {
+				if err := figure.PlotRewards(filepath.Join(dir, "rewards.png"), fmt.Sprintf("Tuning rewards (trial %d): %s", r.Trial, title), r.Tune.Rewards); err != nil {
 					return err
 				}
 				if err := WriteTuningCSV(filepath.Join(dir, "tuning.csv"), rs); err != nil {
@@ -105,7 +105,7 @@ func ordinal(n int) string {
 // ACFLagSteps steps apart), so that samplers whose steps cost differently
 // compare, the step's cost in the legend; in steps when a sampler has no
 // CPU time recorded.
-func acfSeries(results []*Result) ([]report.Series, string) {
+func acfSeries(results []*Result) ([]figure.Series, string) {
 	perStep := make([]float64, len(results))
 	for i, r := range results {
 		if n := float64(r.TotalSteps); r.CPUSeconds > 0 && n > 0 {
@@ -115,10 +115,10 @@ func acfSeries(results []*Result) ([]report.Series, string) {
 			break
 		}
 	}
-	var out []report.Series
+	var out []figure.Series
 	for i, r := range results {
 		lag := float64(max(1, r.ACFLagSteps)) // 0 in a summary.json before ACFLagSteps
-		s := report.Series{Name: r.Sampler, X: make([]float64, len(r.ACF)), Y: r.ACF}
+		s := figure.Series{Name: r.Sampler, X: make([]float64, len(r.ACF)), Y: r.ACF}
 		var about []string
 		if perStep != nil {
 			lag *= perStep[i]

@@ -7,8 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"sardonics/figure"
 	"sardonics/replica"
-	"sardonics/report"
 )
 
 // writeReplicaFiles writes overlap.csv (q after each kept step), rungs.csv
@@ -168,7 +168,7 @@ const walkRounds = 2000
 // one replica's walk) and, with overlaps, overlap.png (P(q) over the kept
 // steps), when the run used replica exchange.
 func drawReplicaFigures(dir, title string, burn int, results []*Result, recs map[string][]*TrialRecord) error {
-	var acc, walks, hists []report.Series
+	var acc, walks, hists []figure.Series
 	for _, res := range results {
 		rs := recs[res.Sampler]
 		if res.Replica == nil || len(rs) == 0 {
@@ -181,8 +181,8 @@ func drawReplicaFigures(dir, title string, burn int, results []*Result, recs map
 				y = append(y, *a)
 			}
 		}
-		acc = append(acc, report.Series{Name: res.Sampler, X: x, Y: y})
-		var walk report.Series // walks[i] is acc[i]'s sampler's, empty if none
+		acc = append(acc, figure.Series{Name: res.Sampler, X: x, Y: y})
+		var walk figure.Series // walks[i] is acc[i]'s sampler's, empty if none
 		if rp := rs[0].Replica; rp != nil {
 			walk.Name = fmt.Sprintf("trial %d", rs[0].Trial)
 			for i, k := range rp.Walk[:min(len(rp.Walk), walkRounds)] {
@@ -207,17 +207,17 @@ func drawReplicaFigures(dir, title string, burn int, results []*Result, recs map
 				hx = append(hx, -1+2*float64(b)/(bins-1))
 				h[b] /= float64(n) * 2 / (bins - 1) // a density on [-1, 1]
 			}
-			hists = append(hists, report.Series{Name: res.Sampler, X: hx, Y: h})
+			hists = append(hists, figure.Series{Name: res.Sampler, X: hx, Y: h})
 		}
 	}
 	if len(acc) == 0 {
 		return nil
 	}
-	if err := report.PlotReplicas(filepath.Join(dir, "replicas.png"), "Replica exchange: "+title, acc, walks); err != nil {
+	if err := figure.PlotReplicas(filepath.Join(dir, "replicas.png"), "Replica exchange: "+title, acc, walks); err != nil {
 		return err
 	}
 	if len(hists) > 0 {
-		return report.PlotOverlap(filepath.Join(dir, "overlap.png"), "Overlap distribution P(q) after burn-in: "+title, hists)
+		return figure.PlotOverlap(filepath.Join(dir, "overlap.png"), "Overlap distribution P(q) after burn-in: "+title, hists)
 	}
 	return nil
 }

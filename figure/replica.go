@@ -1,4 +1,4 @@
-package report
+package figure
 
 import (
 	"errors"
