@@ -15,6 +15,7 @@ import (
 	"sardonics/model"
 	"sardonics/runner"
 	"sardonics/sampler"
+	_ "sardonics/samplers" // every sampler, registered
 	"sardonics/saw"
 	"sardonics/sawsampler"
 	"sardonics/summary"

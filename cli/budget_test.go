@@ -42,15 +42,19 @@ func sameFiles(t *testing.T, a, b string, files ...string) {
 
 // checkTrialCPU checks that every trial of a budget run spent its share
 // of thread CPU: at least the share (it stops at the first reading of its
-// clock past it) and at most 5% (plus 20 ms of building and summing; 25%
-// and 100 ms under the race detector, which slows the summing) more.
+// clock past it) and at most 5% (plus 80 ms of building and summing; 25%
+// and 100 ms under the race detector, which slows the summing) more. The
+// building and summing take about 20 ms alone, but while the whole suite
+// runs on two cores a trial of a 0.3 s share was seen at 0.36 s: the
+// margin covers that, and a trial that does not stop at its clock still
+// overshoots by far more.
 func checkTrialCPU(t *testing.T, r *summary.Result) {
 	t.Helper()
 	b := r.Budget
 	if b == nil {
 		t.Fatalf("%s: no budget in summary.json", r.Sampler)
 	}
-	over, extra := 1.05, 0.02
+	over, extra := 1.05, 0.08
 	if raceEnabled {
 		over, extra = 1.25, 0.1
 	}

@@ -12,6 +12,7 @@ import (
 	"sardonics/model"
 	"sardonics/pprof"
 	"sardonics/sampler"
+	_ "sardonics/samplers" // every sampler, registered
 )
 
 // Command is one subcommand.

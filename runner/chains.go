@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	_ "sardonics/baseline" // registers gibbs, metropolis, sw, blockgibbs
-	_ "sardonics/hybrid"   // registers hybrid
 	"sardonics/model"
 	"sardonics/sampler"
 	"sardonics/sawsampler"

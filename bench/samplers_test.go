@@ -1,0 +1,4 @@
+package bench
+
+// The tests run samplers by name.
+import _ "sardonics/samplers"

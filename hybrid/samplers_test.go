@@ -1,0 +1,4 @@
+package hybrid_test
+
+// The tests run samplers by name.
+import _ "sardonics/samplers"

@@ -1,0 +1,4 @@
+package paper
+
+// The tests run samplers by name.
+import _ "sardonics/samplers"

@@ -1,0 +1,4 @@
+package runner
+
+// The tests run samplers by name.
+import _ "sardonics/samplers"
