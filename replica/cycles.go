@@ -398,7 +398,7 @@ func (a *tuneAcc) add(e []float64, ns float64, rounds int) {
 		a.sum += x
 		a.sq += x * x
 	}
-	tau, ok := tauOf(e)
+	tau, ok := diag.TauOrFloor(e)
 	a.unreliable = a.unreliable || !ok
 	a.ess += float64(n) / tau
 }
@@ -458,25 +458,6 @@ func median(x []float64) float64 {
 		return x[h]
 	}
 	return (x[h-1] + x[h]) / 2
-}
-
-// tauOf is the integrated autocorrelation time of e, and false where the
-// estimate is a floor: a trace that never changed (diag's ACF calls it
-// uncorrelated, but the chain was frozen: tau is taken as its length, one
-// effective sample) or one too short for Sokal's window (tau is at least
-// (n-1)/SokalC, since no window up to n-1 satisfied W >= SokalC tau).
-// Anticorrelated traces' tau is kept at 0.5 or more: a short trace's
-// negative autocorrelations are mostly noise.
-func tauOf(e []float64) (float64, bool) {
-	n := len(e)
-	if n < 2 || slices.Min(e) == slices.Max(e) {
-		return float64(max(n, 1)), false
-	}
-	tau, w := diag.TauInt(e)
-	if w >= n-1 {
-		return max(tau, float64(n-1)/diag.SokalC), false
-	}
-	return max(tau, 0.5), true
 }
 
 // costSeed makes MeasureCycleCosts's stream, unrelated to any trial's.

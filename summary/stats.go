@@ -84,59 +84,10 @@ func (res *Result) energy(recs []*TrialRecord, p pool, kept [][]float64) {
 func (res *Result) trend(kept [][]float64) {
 	res.Trend = make([]*float64, len(kept))
 	for i, x := range kept {
-		if z := trendZ(x); isFinite(z) {
+		if z := diag.TrendZ(x); isFinite(z) {
 			res.Trend[i] = &z
 		}
 	}
-}
-
-// trendZ is the last quarter's mean of x minus the first quarter's, over
-// the standard error of that difference: each quarter's SD over the root
-// of the bulk ESS of the quarter less its least-squares line. A chain
-// still relaxing falls within each quarter too, and that fall, counted as
-// autocorrelation, made the ESS a few draws and hid the drift
-// (TestSlowRelaxationNamed); for a stationary chain whose autocorrelation
-// time is well below a quarter, removing a line changes the ESS little.
-// Where it is not (a quarter of 2.5 autocorrelation times), a stationary
-// trial exceeds 6 standard errors 4% of the time (1% before), and every
-// trial of a run the same way far less; such a run has too few effective
-// draws to be trusted either way. NaN with fewer than 4 x 20 draws or no
-// spread.
-func trendZ(x []float64) float64 {
-	q := len(x) / 4
-	if q < 20 {
-		return math.NaN()
-	}
-	a, b := x[:q], x[len(x)-q:]
-	se2 := 0.0
-	for _, part := range [][]float64{a, b} {
-		r := detrended(part)
-		ess := diag.BulkOnly([][]float64{r}).BulkESS
-		se2 += sampleVariance(part) / ess
-	}
-	z := (pooledMean([][]float64{b}) - pooledMean([][]float64{a})) / math.Sqrt(se2)
-	if !isFinite(z) {
-		return math.NaN()
-	}
-	return z
-}
-
-// detrended is x less its least-squares line in the index.
-func detrended(x []float64) []float64 {
-	n := float64(len(x))
-	tm, xm := (n-1)/2, pooledMean([][]float64{x})
-	var sxy, sxx float64
-	for i, v := range x {
-		d := float64(i) - tm
-		sxy += d * (v - xm)
-		sxx += d * d
-	}
-	slope := sxy / sxx
-	r := make([]float64, len(x))
-	for i, v := range x {
-		r[i] = v - xm - slope*(float64(i)-tm)
-	}
-	return r
 }
 
 // drifting says whether every trial of r drifts the same way by more than

@@ -136,62 +136,6 @@ const (
 	RewardESS = "ess"
 )
 
-// Semivariogram is half the mean squared change of x over lag steps,
-// sum_t (x_(t+lag) - x_t)^2 / (2 (n - lag)): an estimate of
-// var * (1 - rho(lag)) that needs no estimate of the mean, so a window
-// shorter than the autocorrelation time does not bias it (the variogram
-// form of the autocorrelation that Stan's ESS uses, Vehtari et al. 2021,
-// eq. 11, and Geyer 1992). NaN when x has lag or fewer values.
-func Semivariogram(x []float64, lag int) float64 {
-	if lag < 1 || len(x) <= lag {
-		return math.NaN()
-	}
-	s := 0.0
-	for t := lag; t < len(x); t++ {
-		d := x[t] - x[t-lag]
-		s += d * d
-	}
-	return s / float64(2*(len(x)-lag))
-}
-
-// ESSTau is the integrated autocorrelation time (in steps) that a window's
-// semivariogram semi at lag (Semivariogram) implies for an AR(1)-shaped
-// autocorrelation, given the variance of the energy at equilibrium:
-//
-//	rho(lag) = 1 - semi/variance,  r = rho(lag)^(1/lag),  tau = (1+r)/(1-r),
-//
-// capped at maxTau (a chain that never moved). Every kernel samples the
-// same distribution, so variance is pooled over all the tuner's windows;
-// a window of a few hundred steps would underestimate it (its own mean
-// absorbs the slow fluctuations), which is the bias the paper's reward
-// suffers from. Why a short lag: the lag-5 rate is stable on windows of a
-// few hundred steps (log-tau spread 0.13-0.2 per 500-step window on
-// frustrated2d:L=60 at T=1, against 1.3-1.7 for Geyer's initial monotone
-// sequence on the same windows). The tuner takes the lag at equal work,
-// the steps that propose Config.ESSWork flips (LagFor), because a fixed lag
-// in steps favours long walks: their ACF drops fast over the first steps
-// and keeps a slow tail that no window of a few hundred steps resolves.
-// Measured against the long-run tau (4 x 10^5 steps) of 15 settings on
-// frustrated2d:L=60 at T = 1 and 7 on chimera:M=4,N=4,T=4 at T = 1
-// (kl..ku from 1..5 to 1..40, N 1 to 4; windows of 500 steps), log(tau /
-// ESSTau) spread over 0.25 (chimera 0.30) with the lag of 55 flips,
-// against 0.36 (chimera 0.68, falling with the walk length) with a lag of
-// 5 steps.
-func ESSTau(semi float64, lag int, variance, maxTau float64) float64 {
-	if !(variance > 0) || !(semi > 0) {
-		return maxTau
-	}
-	rho := 1 - semi/variance
-	if rho <= 0 {
-		return 1
-	}
-	r := math.Pow(rho, 1/float64(lag))
-	if r >= 1 {
-		return maxTau
-	}
-	return math.Min((1+r)/(1-r), maxTau)
-}
-
 // LagFor is the lag, in steps, of a window that proposed flipsPerStep
 // flips per step: the steps that propose work flips, at least 1 and at
 // most maxLag.
@@ -208,7 +152,7 @@ func LagFor(work, flipsPerStep float64, maxLag int) int {
 // measured, so that the same seed gives the same rewards, choices and
 // policy: a measured CPU time would differ from run to run.
 func ESSReward(semi float64, lag int, variance, maxTau, secondsPerStep float64) float64 {
-	return -math.Log(ESSTau(semi, lag, variance, maxTau) * secondsPerStep)
+	return -math.Log(diag.ESSTau(semi, lag, variance, maxTau) * secondsPerStep)
 }
 
 // CostModel is the modeled CPU time of SARDONICS steps (saw.Cost): it
@@ -603,7 +547,7 @@ func (s *Session) Iterate(ch saw.Tunable, step func()) error {
 			rejected = fps * float64(p-(st.Accepted-st0.Accepted)) / float64(p)
 		}
 		lag := LagFor(s.cfg.ESSWork, fps, len(s.energies)/4)
-		s.windows = append(s.windows, window{Semi: Semivariogram(s.energies, lag), Lag: lag,
+		s.windows = append(s.windows, window{Semi: diag.Semivariogram(s.energies, lag), Lag: lag,
 			Seconds: s.cost.Seconds(fps, rejected), N: len(s.energies)})
 		s.pool.add(s.energies)
 		rw = s.essReward(s.windows[len(s.windows)-1])
