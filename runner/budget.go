@@ -185,7 +185,7 @@ func StepCost(cfg *Config, name string, maxCPU float64) (perStep, build float64,
 	wc, undo := slotConfig(cfg, name, 0)
 	defer undo()
 	tn := cfg.TrialOffset
-	t := &trial{cfg: wc, name: name, r: StreamFor(cfg.Seed, tn, name), rec: &summary.TrialRecord{Sampler: name, Trial: tn},
+	t := &trial{cfg: wc, name: name, r: StreamFor(cfg.Seed, tn, name), recorder: recorder{rec: &summary.TrialRecord{Sampler: name, Trial: tn}},
 		burn: unknownSteps, adapt: unknownSteps, burnCPU: -1, cpu0: ThreadCPU()}
 	if kindOf(name).Tunable {
 		t.thetas = cfg.SAW.Thetas

@@ -23,10 +23,10 @@ const Block = 1000
 
 // trial is the running state of one trial.
 type trial struct {
-	cfg     *Config
-	name    string
-	rec     *summary.TrialRecord
-	r       *rand.PCG
+	recorder // what every step records (record.go)
+	cfg      *Config
+	name     string
+	r        *rand.PCG
 	ch      sampler.Chain
 	release func()
 	thetas  []saw.Theta // the sardonics chain's kernels
@@ -35,9 +35,6 @@ type trial struct {
 	pending int64          // steps not yet reported to the progress board
 	overlap func() float64 // the chain's overlap q, recorded each step (replica exchange with --overlap)
 	mag     func() int     // the chain's sum of spins, recorded each step
-	marg    *summary.MarginalsAcc
-	full    *fullTrace // every step's observables, with SaveTrace
-	fullErr error      // the first error writing them
 
 	// ladder is the chain when it is replica exchange: every rung is
 	// recorded at the end of each round after the burn-in (rec.Rungs),
@@ -105,6 +102,7 @@ func (t *trial) build(spins []int8) error {
 	if o, ok := ch.(sampler.Overlapped); ok && t.cfg.Replicas.Overlap {
 		t.overlap = o.Overlap
 	}
+	t.overlaps = t.overlap != nil
 	if sc, ok := ch.(saw.Tunable); ok && len(t.thetas) > 0 {
 		return sc.SetThetas(t.thetas)
 	}
@@ -173,8 +171,9 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 // budget trial's are unknown until its CPU fixes them).
 func newTrial(cfg *Config, name string, tn int) *trial {
 	t := &trial{cfg: cfg, name: name, r: StreamFor(cfg.Seed, tn, name),
-		rec: &summary.TrialRecord{Sampler: name, Trial: tn}, burn: cfg.Burn, adapt: cfg.Burn / 2, cpu0: ThreadCPU(),
-		tuneCPU: [2]float64{-1, -1}}
+		recorder: recorder{rec: &summary.TrialRecord{Sampler: name, Trial: tn}, traceCap: cfg.traceCap(),
+			saveEvery: cfg.saveEvery(), saveStates: cfg.SaveStates},
+		burn: cfg.Burn, adapt: cfg.Burn / 2, cpu0: ThreadCPU(), tuneCPU: [2]float64{-1, -1}}
 	switch {
 	case cfg.budget() && cfg.BurnFraction == 0: // nothing to discard, nor to adapt (cli refuses an adaptive ladder)
 		t.burn, t.adapt = 0, 0
