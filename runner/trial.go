@@ -27,14 +27,14 @@ type trial struct {
 	cfg      *Config
 	name     string
 	r        *rand.PCG
-	ch      sampler.Chain
-	release func()
-	thetas  []saw.Theta // the sardonics chain's kernels
-	base    sampler.Stats
-	tune    TuneSession
-	pending int64          // steps not yet reported to the progress board
-	overlap func() float64 // the chain's overlap q, recorded each step (replica exchange with --overlap)
-	mag     func() int     // the chain's sum of spins, recorded each step
+	ch       sampler.Chain
+	release  func()
+	thetas   []saw.Theta // the sardonics chain's kernels
+	base     sampler.Stats
+	tune     TuneSession
+	pending  int64          // steps not yet reported to the progress board
+	overlap  func() float64 // the chain's overlap q, recorded each step (replica exchange with --overlap)
+	mag      func() int     // the chain's sum of spins, recorded each step
 
 	// ladder is the chain when it is replica exchange: every rung is
 	// recorded at the end of each round after the burn-in (rec.Rungs),
