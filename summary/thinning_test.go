@@ -96,3 +96,30 @@ func TestPoolMixedIntervals(t *testing.T) {
 		t.Errorf("the kept draws' mean equals every step's: the test cannot tell them apart")
 	}
 }
+
+// The note that the kept draws are about tau_int or more apart, so that
+// the ESS is a lower bound, is given only when it holds: tau_int of the
+// kept draws under 2 and an ESS of at least a quarter a kept draw. Where
+// the ESS is far lower (ranks that see a slow trend, as energies that
+// drifted by their increments once made them), it is not.
+func TestThinningNoteOnlyWhereItHolds(t *testing.T) {
+	recs := []*TrialRecord{{Trace: &Trace{Kept: draws.Thinning{Every: 64}}}, {Trace: &Trace{Kept: draws.Thinning{Every: 64}}}}
+	p := newPool(recs)
+	kept := [][]float64{make([]float64, 5000), make([]float64, 5000)}
+	for _, tc := range []struct {
+		ess, tau float64
+		note     bool
+	}{
+		{9800, 1.02, true},  // nearly independent draws
+		{70, 1.02, false},   // ESS 0.007 a draw with tau_int under 2: not explained by the spacing
+		{3000, 3.3, false},  // resolved tau_int
+		{2600, 1.9, true},   // ESS 0.26 a draw
+		{2400, 1.9, false},  // ESS 0.24 a draw
+	} {
+		res := &Result{ESS: tc.ess}
+		res.thinning(recs, p, kept, tc.tau)
+		if got := res.Thinning.Note != ""; got != tc.note {
+			t.Errorf("ESS %v, tau_int of the kept draws %v: note %q", tc.ess, tc.tau, res.Thinning.Note)
+		}
+	}
+}
