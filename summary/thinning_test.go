@@ -110,11 +110,11 @@ func TestThinningNoteOnlyWhereItHolds(t *testing.T) {
 		ess, tau float64
 		note     bool
 	}{
-		{9800, 1.02, true},  // nearly independent draws
-		{70, 1.02, false},   // ESS 0.007 a draw with tau_int under 2: not explained by the spacing
-		{3000, 3.3, false},  // resolved tau_int
-		{2600, 1.9, true},   // ESS 0.26 a draw
-		{2400, 1.9, false},  // ESS 0.24 a draw
+		{9800, 1.02, true}, // nearly independent draws
+		{70, 1.02, false},  // ESS 0.007 a draw with tau_int under 2: not explained by the spacing
+		{3000, 3.3, false}, // resolved tau_int
+		{2600, 1.9, true},  // ESS 0.26 a draw
+		{2400, 1.9, false}, // ESS 0.24 a draw
 	} {
 		res := &Result{ESS: tc.ess}
 		res.thinning(recs, p, kept, tc.tau)
