@@ -109,7 +109,7 @@ func TrendZ(x []float64) float64 {
 	for _, part := range [][]float64{a, b} {
 		r := detrended(part)
 		ess := BulkOnly([][]float64{r}).BulkESS
-		se2 += sampleVariance(part) / ess
+		se2 += SampleVariance(part) / ess
 	}
 	z := (neumaierMean(b) - neumaierMean(a)) / math.Sqrt(se2)
 	if math.IsNaN(z) || math.IsInf(z, 0) {
@@ -136,8 +136,8 @@ func detrended(x []float64) []float64 {
 	return r
 }
 
-// sampleVariance is the unbiased variance of x (at least 2 values).
-func sampleVariance(x []float64) float64 {
+// SampleVariance is the unbiased variance of x (at least 2 values).
+func SampleVariance(x []float64) float64 {
 	mu := 0.0
 	for _, v := range x {
 		mu += v

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"sardonics/diag"
 	"sardonics/replica"
 )
 
@@ -89,7 +90,7 @@ func TestBinderDeltaMethod(t *testing.T) {
 			g := binderEstimate(rows(q), squares(q), nil)
 			gs, ses = append(gs, g.Mean), append(ses, g.Stderr)
 		}
-		sd, se := math.Sqrt(sampleVariance(gs)), mean(ses)
+		sd, se := math.Sqrt(diag.SampleVariance(gs)), mean(ses)
 		t.Logf("AR(1) %v: g = %.4f: spread over repetitions %.4g, mean delta-method error %.4g (ratio %.3f)", c.phi, mean(gs), sd, se, se/sd)
 		if r := se / sd; r < c.lo || r > c.hi {
 			t.Errorf("AR(1) %v: delta-method error %.4g against the spread %.4g over repetitions: ratio %.3f outside [%v, %v]", c.phi, se, sd, r, c.lo, c.hi)

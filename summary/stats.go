@@ -76,7 +76,7 @@ func (res *Result) energy(recs []*TrialRecord, p pool, kept [][]float64) {
 	case 1:
 		res.BetweenTrialSDNote = "one trial with draws: no spread between trials"
 	default:
-		res.BetweenTrialSD = math.Sqrt(sampleVariance(means))
+		res.BetweenTrialSD = math.Sqrt(diag.SampleVariance(means))
 	}
 }
 
@@ -334,19 +334,6 @@ func pooledSD(kept [][]float64) float64 {
 		return math.NaN()
 	}
 	return math.Sqrt(ss / float64(n-1))
-}
-
-func sampleVariance(x []float64) float64 {
-	mu := 0.0
-	for _, v := range x {
-		mu += v
-	}
-	mu /= float64(len(x))
-	ss := 0.0
-	for _, v := range x {
-		ss += (v - mu) * (v - mu)
-	}
-	return ss / float64(len(x)-1)
 }
 
 // pooledMean is the mean of all kept rows, summed in a fixed order.
