@@ -1,9 +1,7 @@
 package bench
 
 import (
-	"encoding/binary"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -43,12 +41,9 @@ func loadLine(get func(string) (*model.Model, error)) (Line, error) {
 	// numpy's default dtype, float64: twice the bytes of the generator's
 	// float32 matrix (model.WriteDenseNPY would keep float32).
 	d := m.DenseForm()
-	buf := npy.Header("<f8", d.N, d.N)
-	for _, x := range d.J32 {
-		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(float64(x)))
-	}
-	for _, x := range d.J64 {
-		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(x))
+	buf := npy.F8(d.J64, d.N, d.N)
+	if d.J32 != nil {
+		buf = npy.F8(d.J32, d.N, d.N)
 	}
 	if _, err := f.Write(buf); err != nil {
 		f.Close()

@@ -54,32 +54,38 @@ type inputFile struct {
 	SHA256 string `json:"sha256"` // "sha256:HEX"
 }
 
-// canonicalPath is path absolute with its symbolic links resolved (those
-// of its longest existing prefix, should the file be gone): one file has
-// one name, however a command spelled it or whichever directory it ran in.
-func canonicalPath(path string) string { return resolvePath(path) }
+// canonicalPath is path absolute (a relative one taken from dir, ""
+// the working directory) with its symbolic links resolved (resolvePath):
+// one file has one name, however a command spelled it or whichever
+// directory it ran in.
+func canonicalPath(path, dir string) string {
+	if !filepath.IsAbs(path) && dir != "" {
+		path = filepath.Join(dir, path)
+	}
+	return resolvePath(path)
+}
 
 // canonicalSpec is a --model spec with the path of its file canonical
 // (rbm:PATH keeps its prefix); a generator's spec is left as it is.
-func canonicalSpec(spec string) string {
+func canonicalSpec(spec, dir string) string {
 	p := model.File(spec)
 	if p == "" {
 		return spec
 	}
 	if strings.HasPrefix(spec, "rbm:") {
-		return "rbm:" + canonicalPath(p)
+		return "rbm:" + canonicalPath(p, dir)
 	}
-	return canonicalPath(p)
+	return canonicalPath(p, dir)
 }
 
 // canonicalSetting is the value of flag k as Settings records it: the
 // model's and --policy's files by canonical path.
-func canonicalSetting(k, v string) string {
+func canonicalSetting(k, v, dir string) string {
 	switch {
 	case k == "model":
-		return canonicalSpec(v)
+		return canonicalSpec(v, dir)
 	case k == "policy" && v != "":
-		return canonicalPath(v)
+		return canonicalPath(v, dir)
 	}
 	return v
 }
@@ -134,8 +140,8 @@ func normalizeCommand(fs *flag.FlagSet) (map[string]string, map[string]inputFile
 		if err != nil {
 			return nil, nil, usagef("--%s %s: %v", k, p, err)
 		}
-		inputs[k] = inputFile{Path: canonicalPath(p), SHA256: h}
-		set[k] = canonicalSetting(k, set[k])
+		inputs[k] = inputFile{Path: canonicalPath(p, ""), SHA256: h}
+		set[k] = canonicalSetting(k, set[k], "")
 	}
 	if f, ok := inputs["init"]; ok {
 		set["init"] = f.SHA256
@@ -148,25 +154,14 @@ func normalizeCommand(fs *flag.FlagSet) (map[string]string, map[string]inputFile
 // but with symbolic links), so that it compares equal to the same command
 // now.
 func (c *commandFile) canonicalize() {
-	at := func(p string) string {
-		if !filepath.IsAbs(p) && c.Dir != "" {
-			p = filepath.Join(c.Dir, p)
-		}
-		return canonicalPath(p)
-	}
 	for k, f := range c.Inputs {
-		f.Path = at(f.Path)
+		f.Path = canonicalPath(f.Path, c.Dir)
 		c.Inputs[k] = f
 	}
-	if v := c.Settings["model"]; model.File(v) != "" {
-		p := at(model.File(v))
-		if strings.HasPrefix(v, "rbm:") {
-			p = "rbm:" + p
+	for _, k := range []string{"model", "policy"} {
+		if v, ok := c.Settings[k]; ok {
+			c.Settings[k] = canonicalSetting(k, v, c.Dir)
 		}
-		c.Settings["model"] = p
-	}
-	if v := c.Settings["policy"]; v != "" {
-		c.Settings["policy"] = at(v)
 	}
 }
 

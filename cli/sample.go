@@ -727,7 +727,7 @@ func mixString(s string) string {
 // canonicalSetting).
 func settingsString(sf sawFlags, tf tuneFlags) string {
 	return fmt.Sprintf("params=%s layout=%s weight=%s accept=%s engine=%s tune=%v policy=%s iterations=%d iter-steps=%d reward=%s bounds=%s kernels=%d",
-		sf.params, sf.layout, sf.weight, sf.accept, sf.engine, tf.tune, canonicalSetting("policy", tf.policy), tf.iterations, tf.iterSteps, tf.reward, tf.bounds, tf.kernels)
+		sf.params, sf.layout, sf.weight, sf.accept, sf.engine, tf.tune, canonicalSetting("policy", tf.policy, ""), tf.iterations, tf.iterSteps, tf.reward, tf.bounds, tf.kernels)
 }
 
 // runAndWrite runs cfg, writing every output into dir (the figures only if
@@ -741,7 +741,7 @@ func runAndWrite(ctx context.Context, sig func() os.Signal, cfg *runner.Config, 
 	cfg.Dir = dir
 	// The model by its canonical spec: a run of m.txt and one of
 	// /abs/m.txt are the same run (checkpoints, report).
-	cfg.Meta = summary.Meta{Spec: canonicalSpec(cfg.Model.Spec), Variables: cfg.Model.Variables(), Interactions: cfg.Model.Interactions(),
+	cfg.Meta = summary.Meta{Spec: canonicalSpec(cfg.Model.Spec, ""), Variables: cfg.Model.Variables(), Interactions: cfg.Model.Interactions(),
 		Beta: cfg.Beta, Seed: cfg.Seed, Steps: cfg.Steps, BurnIn: cfg.Burn, Settings: settings}
 	if cfg.TrialBudget > 0 { // the step bound depends on the machine: not the run's identity
 		cfg.Meta.Steps, cfg.Meta.BurnIn = 0, 0

@@ -106,7 +106,7 @@ func (t *tuneFlags) apply(cfg *runner.Config, m *model.Model, haveParams bool) e
 // tuned for another model than m. Files that name no model are accepted.
 func policyFor(path, spec string, m *model.Model) error {
 	// Model files compare by canonical path: m.txt is ./m.txt.
-	if spec != "" && canonicalSpec(spec) != canonicalSpec(m.Spec) {
+	if spec != "" && canonicalSpec(spec, "") != canonicalSpec(m.Spec, "") {
 		return usagef("--policy %s was tuned for model %s, not for --model %s; tune this model with sardonics tune (or sample --tune), or, if it is the same model written differently, set \"spec\" in %s to %q",
 			path, spec, m.Spec, path, m.Spec)
 	}
@@ -201,7 +201,7 @@ Writes DIR/policy.json (K settings from the policy, reusable with sample
 				}
 				// The model's file by its canonical path, which sample
 				// --policy compares from any directory.
-				pol := tune.Policy{Spec: canonicalSpec(m.Spec), Beta: beta}
+				pol := tune.Policy{Spec: canonicalSpec(m.Spec, ""), Beta: beta}
 				for _, th := range res.Policy {
 					pol.Kernels = append(pol.Kernels, th.String())
 				}

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"sardonics/internal/memo"
 )
@@ -89,17 +90,15 @@ func newDense(n int, j []float64, h []float64, offset float64, own bool) (*Dense
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
+// exactFloat32 reports whether every value of xs is a float32.
+func exactFloat32(xs []float64) bool {
+	return !slices.ContainsFunc(xs, func(x float64) bool { return float64(float32(x)) != x })
+}
+
 // setMatrix stores j (checked) as float32 when that is exact, else as
 // float64 (j itself when own), and counts the nonzero pairs.
 func (d *Dense) setMatrix(j []float64, own bool) {
-	exact32 := true
-	for _, x := range j {
-		if float64(float32(x)) != x {
-			exact32 = false
-			break
-		}
-	}
-	if exact32 {
+	if exactFloat32(j) {
 		d.J32 = make([]float32, len(j))
 		for k, x := range j {
 			d.J32[k] = float32(x)

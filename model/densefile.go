@@ -259,19 +259,11 @@ func quboModel(name string, n int, q []float64) (*Model, error) {
 // matrix.
 func quboDense(qu *QUBO, j []float64) (*Dense, error) {
 	n := qu.N
-	h := make([]float64, n)
-	c := qu.Offset
-	for i, d := range qu.Diag {
-		h[i] -= d / 2
-		c += d / 2
-	}
 	clear(j)
 	for _, e := range qu.Off {
 		j[int(e.I)*n+int(e.J)], j[int(e.J)*n+int(e.I)] = -e.W/4, -e.W/4
-		h[e.I] -= e.W / 4
-		h[e.J] -= e.W / 4
-		c += e.W / 4
 	}
+	h, c := quboFields(n, qu.Diag, qu.Off, qu.Offset)
 	return newDense(n, j, h, c, true)
 }
 
@@ -344,12 +336,8 @@ func writeQNPZ(w io.Writer, m *Model) error {
 	for _, e := range qu.Off {
 		q[int(min(e.I, e.J))*n+int(max(e.I, e.J))] = e.W
 	}
-	exact32 := true
-	for _, x := range q {
-		exact32 = exact32 && float64(float32(x)) == x
-	}
 	data := npy.F8(q, n, n)
-	if exact32 {
+	if exactFloat32(q) {
 		data = npy.F4(q, n, n)
 	}
 	return npy.WriteArchive(w, npy.Options{}, npy.Array{Name: "Q", Data: data})
@@ -364,11 +352,7 @@ func WriteDenseNPZ(w io.Writer, m *Model) error {
 	if err != nil {
 		return err
 	}
-	var j bytes.Buffer
-	if err := writeMatrix(&j, d); err != nil {
-		return err
-	}
-	return npy.WriteArchive(w, npy.Options{}, npy.Array{Name: "J", Data: j.Bytes()}, npy.Array{Name: "h", Data: npy.F8(d.H, d.N)})
+	return npy.WriteArchive(w, npy.Options{}, npy.Array{Name: "J", Data: matrixNPY(d)}, npy.Array{Name: "h", Data: npy.F8(d.H, d.N)})
 }
 
 // WriteDenseNPY writes m's coupling matrix J as a .npy file; m must have
@@ -381,7 +365,8 @@ func WriteDenseNPY(w io.Writer, m *Model) error {
 	if err != nil {
 		return err
 	}
-	return writeMatrix(w, d)
+	_, err = w.Write(matrixNPY(d))
+	return err
 }
 
 // denseSize says why m is too large for a dense matrix file (nil: it is
@@ -410,20 +395,10 @@ func writableDense(m *Model) (*Dense, error) {
 	return denseOf(m.Sparse()), nil // an RBM's Ising form
 }
 
-// writeMatrix writes d's J as a C-order .npy matrix.
-func writeMatrix(w io.Writer, d *Dense) error {
-	var buf []byte
+// matrixNPY is d's J as a C-order .npy matrix, float32 when d holds it so.
+func matrixNPY(d *Dense) []byte {
 	if d.J32 != nil {
-		buf = npy.Header("<f4", d.N, d.N)
-		for _, x := range d.J32 {
-			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(x))
-		}
-	} else {
-		buf = npy.Header("<f8", d.N, d.N)
-		for _, x := range d.J64 {
-			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(x))
-		}
+		return npy.F4(d.J32, d.N, d.N)
 	}
-	_, err := w.Write(buf)
-	return err
+	return npy.F8(d.J64, d.N, d.N)
 }

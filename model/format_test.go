@@ -422,11 +422,7 @@ func TestRoundTrip(t *testing.T) {
 }
 
 func TestNPYHeaderLayout(t *testing.T) {
-	var buf bytes.Buffer
-	if err := npy.WriteF8(&buf, []int{3, 5}, make([]float64, 15)); err != nil {
-		t.Fatal(err)
-	}
-	raw := buf.Bytes()
+	raw := npy.F8(make([]float64, 15), 3, 5)
 	hlen := int(binary.LittleEndian.Uint16(raw[8:]))
 	if (10+hlen)%64 != 0 || raw[10+hlen-1] != '\n' || len(raw) != 10+hlen+15*8 {
 		t.Errorf("header length %d, total %d", hlen, len(raw))

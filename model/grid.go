@@ -114,18 +114,10 @@ func (m *Model) isingBound() float64 {
 	switch {
 	case m.QUBO != nil:
 		q := m.QUBO
-		h := make([]float64, q.N)
-		c := q.Offset
-		for i, d := range q.Diag {
-			h[i] -= d / 2
-			c += d / 2
-		}
 		for _, e := range q.Off {
 			b += math.Abs(e.W) / 4
-			h[e.I] -= e.W / 4
-			h[e.J] -= e.W / 4
-			c += e.W / 4
 		}
+		h, c := quboFields(q.N, q.Diag, q.Off, q.Offset)
 		add(h, 1)
 		b += math.Abs(c)
 	case m.RBM != nil:

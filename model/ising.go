@@ -197,23 +197,35 @@ func FromQUBO(n int, diag []float64, off []Edge, offset float64) (*Ising, error)
 	if len(diag) != n {
 		return nil, fmt.Errorf("%d diagonal terms for %d variables", len(diag), n)
 	}
-	h := make([]float64, n)
 	edges := make([]Edge, len(off))
-	c := offset
-	for i, d := range diag {
-		h[i] -= d / 2
-		c += d / 2
-	}
 	for k, e := range off {
 		if e.I < 0 || e.J < 0 || int(e.I) >= n || int(e.J) >= n {
 			return nil, fmt.Errorf("coupling %d-%d out of range (expected indices in 0..%d)", e.I, e.J, n-1)
 		}
 		edges[k] = Edge{e.I, e.J, -e.W / 4}
+	}
+	h, c := quboFields(n, diag, off, offset)
+	return NewIsing(n, edges, h, c)
+}
+
+// quboFields are the fields and offset of the Ising form of the QUBO of
+// terms diag, off (indices in range) and offset, h_i = -(diag_i/2 +
+// sum_j Q_ij/4) and Offset = offset + sum_i diag_i/2 + sum_(i<j) Q_ij/4,
+// added in this order: every form of a QUBO (FromQUBO, the dense form,
+// the grid's bound) derives them here, so all give the same bits.
+func quboFields(n int, diag []float64, off []Edge, offset float64) ([]float64, float64) {
+	h := make([]float64, n)
+	c := offset
+	for i, d := range diag {
+		h[i] -= d / 2
+		c += d / 2
+	}
+	for _, e := range off {
 		h[e.I] -= e.W / 4
 		h[e.J] -= e.W / 4
 		c += e.W / 4
 	}
-	return NewIsing(n, edges, h, c)
+	return h, c
 }
 
 // SpinsToBits maps s in {-1,+1} to x = (1+s)/2 in {0,1}.

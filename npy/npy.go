@@ -3,7 +3,6 @@ package npy
 import (
 	"encoding/binary"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -212,23 +211,20 @@ func Header(descr string, shape ...int) []byte {
 	return append(buf, hdr...)
 }
 
-// WriteF8 writes F8(vals, shape...) to w.
-func WriteF8(w io.Writer, shape []int, vals []float64) error {
-	_, err := w.Write(F8(vals, shape...))
-	return err
-}
+// Float is a slice element F8 and F4 encode.
+type Float interface{ ~float32 | ~float64 }
 
 // F8 is a C-order float64 array of the given shape as a .npy file.
-func F8(vals []float64, shape ...int) []byte {
+func F8[T Float](vals []T, shape ...int) []byte {
 	b := Header("<f8", shape...)
 	for _, v := range vals {
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(float64(v)))
 	}
 	return b
 }
 
 // F4 is F8 with each value rounded to float32 ('<f4').
-func F4(vals []float64, shape ...int) []byte {
+func F4[T Float](vals []T, shape ...int) []byte {
 	b := Header("<f4", shape...)
 	for _, v := range vals {
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(v)))

@@ -3,9 +3,10 @@ package rng
 import (
 	"flag"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
+
+	"sardonics/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/streams.txt")
@@ -24,22 +25,5 @@ func TestGoldenStreams(t *testing.T) {
 			fmt.Fprintf(&b, "Sub(%d, %d, %d): %#x %#x %v %d\n", st.seed, st.trial, k, q.Uint64(), q.Uint64(), Float64(q), Intn(q, 1000))
 		}
 	}
-	got := b.String()
-	const path = "testdata/streams.txt"
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./rng -run TestGoldenStreams -update writes it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("the streams changed:\n%s\nwant\n%s", got, want)
-	}
+	golden.Check(t, "testdata/streams.txt", b.String(), *update, "go test ./rng -run TestGoldenStreams -update")
 }

@@ -16,7 +16,7 @@ import (
 // no chain, so it is tested on made-up streams (record_test.go).
 
 // observation is one step's observables, read lazily: a thinned-out
-// burn-in step reads none of them.
+// burn-in step reads only the energy (for the lowest energy).
 type observation interface {
 	Energy() float64
 	Magnetization() int // M = sum_i s_i
@@ -41,13 +41,14 @@ type recorder struct {
 func (r *recorder) observe(o observation, burn int) {
 	r.rec.Steps++
 	n := r.rec.Steps
-	if e, l := o.Energy(), r.rec.Lowest; e < l.Energy || l.Step == 0 || r.rec.Best != nil {
+	e := o.Energy() // read once: the lowest energy and the records share it
+	if l := r.rec.Lowest; e < l.Energy || l.Step == 0 || r.rec.Best != nil {
 		r.offerLowest(o, e)
 	}
 	if n > burn {
-		r.record(o, &r.rec.Trace.Kept, true, burn)
+		r.record(o, e, &r.rec.Trace.Kept, true, burn)
 	} else {
-		r.record(o, &r.rec.Trace.BurnIn, false, burn)
+		r.record(o, e, &r.rec.Trace.BurnIn, false, burn)
 	}
 	if n := n - burn; n > 0 && n%r.saveEvery == 0 {
 		if r.saveStates {
@@ -55,7 +56,7 @@ func (r *recorder) observe(o observation, burn int) {
 			x := make([]uint8, len(s))
 			model.SpinsToBits(s, x)
 			r.rec.States = append(r.rec.States, x)
-			r.rec.StateEnergies = append(r.rec.StateEnergies, o.Energy())
+			r.rec.StateEnergies = append(r.rec.StateEnergies, e)
 		}
 		if r.marg != nil {
 			r.marg.Add(o.Spins())
@@ -72,11 +73,11 @@ func (r *recorder) offerLowest(o observation, e float64) {
 	}
 }
 
-// record keeps the observables after step rec.Steps if th, the thinning
+// record keeps the observables after step rec.Steps (its energy e) if th, the thinning
 // of its phase, keeps it, and after the burn-in (kept) adds them to the
 // exact moments. The kept draws of the burn-in come first in the
 // record's series: after the burn-in it no longer grows.
-func (r *recorder) record(o observation, th *draws.Thinning, kept bool, burn int) {
+func (r *recorder) record(o observation, e float64, th *draws.Thinning, kept bool, burn int) {
 	rec := r.rec
 	if kept && th.Every == 0 { // the first step after the burn-in
 		*th = draws.New(burn, r.traceCap)
@@ -100,7 +101,6 @@ func (r *recorder) record(o observation, th *draws.Thinning, kept bool, burn int
 	if !kept && !keep && r.full == nil {
 		return // a thinned-out burn-in step: nothing reads its values
 	}
-	e := o.Energy()
 	m := o.Magnetization()
 	q := 0.0
 	if r.overlaps {

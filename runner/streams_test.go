@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"sardonics/internal/golden"
 )
 
 // The streams a run's trials draw from are pinned (UPDATE_STREAMS=1 go
@@ -25,22 +27,5 @@ func TestGoldenStreamFor(t *testing.T) {
 			fmt.Fprintf(&b, "InitialState(%d, %d, 24): %v\n", seed, tr, InitialState(seed, tr, 24))
 		}
 	}
-	got := b.String()
-	const path = "testdata/streams.txt"
-	if os.Getenv("UPDATE_STREAMS") != "" {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (UPDATE_STREAMS=1 go test ./runner -run TestGoldenStreamFor writes it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("the streams changed:\n%s\nwant\n%s", got, want)
-	}
+	golden.Check(t, "testdata/streams.txt", b.String(), os.Getenv("UPDATE_STREAMS") != "", "UPDATE_STREAMS=1 go test ./runner -run TestGoldenStreamFor")
 }
