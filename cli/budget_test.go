@@ -174,10 +174,12 @@ func TestBudgetReplicaResume(t *testing.T) {
 		t.Fatalf("budget %+v (an adaptive ladder's burn-in is twice its adaptation), replica %+v", b, r.Replica)
 	}
 	var c struct {
-		Steps int `json:"steps"`
+		Record struct {
+			Steps int `json:"steps"`
+		} `json:"record"`
 	}
-	if err := json.Unmarshal(ck[bytes.IndexByte(ck, '\n')+1:], &c); err != nil || c.Steps == 0 || c.Steps >= b.TrialSteps[0] {
-		t.Fatalf("the checkpoint held %d of %d steps (%v): not a resumed run", c.Steps, b.TrialSteps[0], err)
+	if err := json.Unmarshal(ck[bytes.IndexByte(ck, '\n')+1:], &c); err != nil || c.Record.Steps == 0 || c.Record.Steps >= b.TrialSteps[0] {
+		t.Fatalf("the checkpoint held %d of %d steps (%v): not a resumed run", c.Record.Steps, b.TrialSteps[0], err)
 	}
 	full := filepath.Join(dir, "full")
 	if _, stderr, err := run(t, append(base, "--steps", fmt.Sprint(b.TrialSteps[0]), "--burn", fmt.Sprint(b.TrialBurnIn[0]), "--out", full)...); err != nil {

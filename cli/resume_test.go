@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -248,7 +250,9 @@ func TestEarlierWall(t *testing.T) {
 	}
 	write(filepath.Join(dir, "gibbs", "trial-0", "stats.json"), `{"wall_seconds": 1}`)
 	write(filepath.Join(dir, "gibbs", "trial-1", "stats.json"), `{"wall_seconds": 3}`)
-	write(runner.CheckpointPath(dir, "metropolis", 0), strings.Repeat("0", 64)+"\n"+`{"sampler": "metropolis", "wall_seconds": 2}`)
+	ck := `{"version": 6, "record": {"sampler": "metropolis"}, "clock": {"wall_seconds": 2}}`
+	sum := sha256.Sum256([]byte(ck))
+	write(runner.CheckpointPath(dir, "metropolis", 0), hex.EncodeToString(sum[:])+"\n"+ck)
 	cfg := &runner.Config{Samplers: []string{"gibbs", "metropolis"}, Trials: 2, Threads: 2}
 	if got := earlierWall(cfg, dir, 0); got["gibbs"] != 2 || got["metropolis"] != 1 {
 		t.Errorf("without a record: %v (want gibbs 2, metropolis 1)", got)

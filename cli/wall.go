@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -94,13 +93,5 @@ func trialWall(dir, name string, t int) float64 {
 		}
 		return 0
 	}
-	b, err := os.ReadFile(runner.CheckpointPath(dir, name, t))
-	if err != nil {
-		return 0
-	}
-	// A checkpoint is a line of its SHA-256, then its JSON.
-	if nl := bytes.IndexByte(b, '\n'); nl >= 0 && json.Unmarshal(b[nl+1:], &rec) == nil {
-		return rec.Wall
-	}
-	return 0
+	return runner.CheckpointWall(dir, name, t)
 }

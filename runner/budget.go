@@ -60,16 +60,17 @@ func (cfg *Config) budget() bool { return cfg.TrialBudget > 0 }
 // cpu is the trial's thread CPU so far: its own thread's (the trial
 // goroutine is locked to it), its chains' workers' and, after a resume,
 // what the checkpoint recorded.
-func (t *trial) cpu() float64 {
-	return t.prevCPU + ThreadCPU() - t.cpu0 + t.workerPrev + workerCPU(t.ch) - t.w0
-}
+func (t *trial) cpu() float64 { return t.clock.cpu(t.ch) }
 
-// clock reads a budget trial's CPU after its step n = len(Energies): it
+// waitCPU is the trial's waiting so far (sampler.WaitCPUSeconds).
+func (t *trial) waitCPU() float64 { return t.wait(t.ch) }
+
+// readClock reads a budget trial's CPU after its step n = len(Energies): it
 // ends the adaptation and the burn-in when their share of the budget is
 // spent (rebuilding a replica-exchange chain that counts from them), and
 // reports whether the trial's budget is spent. Otherwise it sets nextCheck,
 // the step after which to read the clock again.
-func (t *trial) clock() (bool, error) {
+func (t *trial) readClock() (bool, error) {
 	cfg := t.cfg
 	n := t.rec.Steps
 	cpu := t.cpu()
@@ -96,7 +97,7 @@ func (t *trial) clock() (bool, error) {
 		}
 		// A run of --steps tunes right after the step that reaches half
 		// its burn-in: so here, after step n, not after the next.
-		if err := t.tuneCycles(); err != nil {
+		if err := t.afterStep(); err != nil {
 			return false, err
 		}
 	}
@@ -186,9 +187,9 @@ func StepCost(cfg *Config, name string, maxCPU float64) (perStep, build float64,
 	defer undo()
 	tn := cfg.TrialOffset
 	t := &trial{cfg: wc, name: name, r: StreamFor(cfg.Seed, tn, name), recorder: recorder{rec: &summary.TrialRecord{Sampler: name, Trial: tn}},
-		burn: unknownSteps, adapt: unknownSteps, burnCPU: -1, cpu0: ThreadCPU()}
+		burn: unknownSteps, adapt: unknownSteps, burnCPU: -1, clock: newClock()}
 	if kindOf(name).Tunable {
-		t.thetas = cfg.SAW.Thetas
+		t.adapters = []adapter{&kernelTuner{thetas: cfg.SAW.Thetas}}
 	}
 	if err := t.build(startState(cfg, tn)); err != nil {
 		return 0, 0, err

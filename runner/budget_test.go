@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"sardonics/model"
+	"sardonics/sampler"
 )
 
 // TestBudgetRun (issue 23, item 2): trials of a budget run, two at a
@@ -133,7 +134,7 @@ func TestWorkerCPUExcludesThreadHistory(t *testing.T) {
 	}
 	defer release()
 	ch.Step()
-	if w := workerCPU(ch); !(w >= 0 && w < 0.02) {
+	if w := sampler.WorkerCPUSeconds(ch); !(w >= 0 && w < 0.02) {
 		t.Errorf("the workers' CPU after one step of 8 replicas of 64 spins: %.4g s", w)
 	}
 }

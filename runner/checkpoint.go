@@ -12,55 +12,44 @@ import (
 
 	"sardonics/atomicfile"
 	"sardonics/draws"
-	"sardonics/replica"
 	"sardonics/sampler"
-	"sardonics/saw"
 	"sardonics/summary"
 )
 
 // checkpointVersion changes whenever the format does.
-const checkpointVersion = 5
+const checkpointVersion = 6
 
-// checkpoint is the complete state of a trial at a block boundary.
+// checkpoint is the complete state of a trial at a block boundary, as one
+// value of the trial's parts: its record so far, its chain's spins and
+// state, its random stream and counters, its clocks, and every adapter's
+// state (in the trial's order of them), under the run's Meta.
 type checkpoint struct {
-	Version       int                   `json:"version"`
-	Meta          summary.Meta          `json:"meta"`
-	Sampler       string                `json:"sampler"`
-	Trial         int                   `json:"trial"`
-	Spins         []int8                `json:"spins"`
-	State         []byte                `json:"state,omitempty"` // a Stateful chain's whole state
-	RNG           []byte                `json:"rng"`
-	Base          sampler.Stats         `json:"counters"`
-	Steps         int                   `json:"steps"`
-	Trace         *summary.Trace        `json:"trace"`
-	Moments       *summary.Moments      `json:"moments,omitempty"`
-	Energies      []float64             `json:"energies"` // the kept draws
+	Version  int               `json:"version"`
+	Meta     summary.Meta      `json:"meta"`
+	Record   savedRecord       `json:"record"`
+	Spins    []int8            `json:"spins"`
+	State    []byte            `json:"state,omitempty"` // a Stateful chain's whole state
+	RNG      []byte            `json:"rng"`
+	Base     sampler.Stats     `json:"counters"`
+	Clock    clockState        `json:"clock"`
+	Adapters []json.RawMessage `json:"adapters,omitempty"`
+}
+
+// savedRecord is a trial's record mid-run: the record itself, with the
+// draws its folder keeps in files rather than in stats.json (the kept
+// steps' observables, saved states, every rung's kept rounds) and the
+// marginals' accumulator.
+type savedRecord struct {
+	*summary.TrialRecord
+	Energies      []float64             `json:"energies"`
 	Magnetization []int32               `json:"magnetization"`
 	States        [][]uint8             `json:"states,omitempty"`
 	StateEnergies []float64             `json:"state_energies,omitempty"`
-	Overlap       []float64             `json:"overlap,omitempty"` // replica exchange with two sets
-	Marginals     *summary.MarginalsAcc `json:"marginals,omitempty"`
-	Thetas        []string              `json:"thetas,omitempty"`
-	Tuning        json.RawMessage       `json:"tuning,omitempty"`    // the adaptation in progress
-	TuneRecord    *summary.TuneRecord   `json:"tune_done,omitempty"` // the finished adaptation
-	Cycles        *replica.CycleTuning  `json:"cycles,omitempty"`    // a single hybrid chain's tuned cycle
-	TuneCPU       *[2]float64           `json:"tune_cpu,omitempty"`  // trial.tuneCPU, once the ladder's cycle tuning began
-	CPUSeconds    float64               `json:"cpu_seconds"`
-	WaitCPU       float64               `json:"wait_cpu_seconds"`
-	Wall          float64               `json:"wall_seconds"`
-	// A budget trial's burn-in (with the CPU when it ended) and the steps
-	// of its ladder's adaptation, once its CPU has fixed them.
-	BurnIn  *int    `json:"burn_in,omitempty"`
-	BurnCPU float64 `json:"burn_cpu_seconds,omitempty"`
-	Adapt   *int    `json:"adapt,omitempty"`
-	// Every rung's record (replica exchange), its kept rounds apart.
-	Rungs        *summary.RungTrace `json:"rungs,omitempty"`
-	RungSteps    []int              `json:"rung_steps,omitempty"`
-	RungEnergies [][]float64        `json:"rung_energies,omitempty"`
-	RungOverlaps [][]float64        `json:"rung_overlaps,omitempty"`
-	// The lowest energy so far and, with --save-best, the lowest states.
-	Lowest *summary.Lowest  `json:"lowest,omitempty"`
-	Best   *summary.BestSet `json:"best,omitempty"`
+	Overlap       []float64             `json:"overlap,omitempty"`
+	RungSteps     []int                 `json:"rung_steps,omitempty"`
+	RungEnergies  [][]float64           `json:"rung_energies,omitempty"`
+	RungOverlaps  [][]float64           `json:"rung_overlaps,omitempty"`
+	Marginals     *summary.MarginalsAcc `json:"marginals_acc,omitempty"`
 }
 
 // CheckpointPath is where trial t of sampler name checkpoints in dir.
@@ -68,7 +57,23 @@ func CheckpointPath(dir, name string, t int) string {
 	return filepath.Join(dir, "checkpoint", name, fmt.Sprintf("trial-%d.ckpt", t))
 }
 
-func (t *trial) checkpoint(cpu, wall float64) error {
+// CheckpointWall is the wall time trial t of sampler name had spent when
+// it last checkpointed in dir (0: no checkpoint this version reads).
+func CheckpointWall(dir, name string, t int) float64 {
+	path := CheckpointPath(dir, name, t)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	c, err := parseCheckpoint(path, data)
+	if err != nil {
+		return 0
+	}
+	return c.Clock.Wall
+}
+
+// checkpoint writes t's checkpoint, wall its wall time so far.
+func (t *trial) checkpoint(wall float64) error {
 	if t.cfg.Dir == "" {
 		return errors.New("checkpoint requested but the run has no output folder")
 	}
@@ -81,37 +86,23 @@ func (t *trial) checkpoint(cpu, wall float64) error {
 	if err != nil {
 		return err
 	}
-	c := checkpoint{Version: checkpointVersion, Meta: t.cfg.Meta, Sampler: t.name, Trial: t.rec.Trial,
-		Spins: t.ch.Spins(), RNG: rs, Base: t.base,
-		Steps: t.rec.Steps, Trace: t.rec.Trace, Moments: t.rec.Moments, Energies: t.rec.Energies, Magnetization: t.rec.Magnetization,
-		States: t.rec.States, StateEnergies: t.rec.StateEnergies, Overlap: t.rec.Overlap,
-		TuneRecord: t.rec.Tune, Cycles: t.rec.Cycles, Marginals: t.marg, CPUSeconds: cpu, WaitCPU: t.waitCPU(), Wall: wall,
-		Lowest: t.rec.Lowest, Best: t.rec.Best}
-	if rt := t.rec.Rungs; rt != nil {
-		c.Rungs, c.RungSteps, c.RungEnergies, c.RungOverlaps = rt, rt.Steps, rt.E, rt.Q
+	rec := t.rec
+	c := checkpoint{Version: checkpointVersion, Meta: t.cfg.Meta, Spins: t.ch.Spins(), RNG: rs, Base: t.base,
+		Clock: t.saveClock(wall),
+		Record: savedRecord{TrialRecord: rec, Energies: rec.Energies, Magnetization: rec.Magnetization, States: rec.States,
+			StateEnergies: rec.StateEnergies, Overlap: rec.Overlap, Marginals: t.marg}}
+	if rt := rec.Rungs; rt != nil {
+		c.Record.RungSteps, c.Record.RungEnergies, c.Record.RungOverlaps = rt.Steps, rt.E, rt.Q
 	}
 	if sf, ok := t.stateful(); ok {
 		c.State = sf.AppendState(nil)
 	}
-	if t.tuneCPU[0] >= 0 {
-		x := t.tuneCPU
-		c.TuneCPU = &x
-	}
-	if t.cfg.budget() {
-		if b := t.burn; b != unknownSteps {
-			c.BurnIn, c.BurnCPU = &b, t.burnCPU
-		}
-		if a := t.adapt; a != unknownSteps {
-			c.Adapt = &a
-		}
-	}
-	for _, th := range t.thetas {
-		c.Thetas = append(c.Thetas, th.String())
-	}
-	if t.tune != nil && !t.tune.Done() {
-		if c.Tuning, err = json.Marshal(t.tune); err != nil {
+	for _, a := range t.adapters {
+		b, err := json.Marshal(a)
+		if err != nil {
 			return err
 		}
+		c.Adapters = append(c.Adapters, b)
 	}
 	body, err := json.Marshal(c)
 	if err != nil {
@@ -121,94 +112,80 @@ func (t *trial) checkpoint(cpu, wall float64) error {
 	// The first line is the SHA-256 of the rest: a truncated or edited
 	// checkpoint is refused, never silently used.
 	data := append([]byte(hex.EncodeToString(sum[:])+"\n"), body...)
-	return atomicfile.WriteFileMkdir(CheckpointPath(t.cfg.Dir, t.name, t.rec.Trial), data)
+	return atomicfile.WriteFileMkdir(CheckpointPath(t.cfg.Dir, t.name, rec.Trial), data)
 }
 
-// restore loads the trial's checkpoint if there is one (nil if not).
-func (t *trial) restore(cpu, wall *float64) (*checkpoint, error) {
+// restore loads the trial's checkpoint if there is one (nil if not),
+// returning the wall time it had spent.
+func (t *trial) restore() (*checkpoint, float64, error) {
 	if t.cfg.Dir == "" {
-		return nil, nil
+		return nil, 0, nil
 	}
 	path := CheckpointPath(t.cfg.Dir, t.name, t.rec.Trial)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+		return nil, 0, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	c, err := parseCheckpoint(path, data)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	if c.Meta != t.cfg.Meta || c.Sampler != t.name || c.Trial != t.rec.Trial {
-		return nil, otherRunError(path, c.Sampler, c.Trial, c.Meta, t.name, t.rec.Trial, t.cfg.Meta)
+	if rec := c.Record.TrialRecord; rec == nil {
+		return nil, 0, &sampler.UsageError{Msg: path + ": checkpoint holds no record"}
+	} else if c.Meta != t.cfg.Meta || rec.Sampler != t.name || rec.Trial != t.rec.Trial {
+		return nil, 0, otherRunError(path, rec.Sampler, rec.Trial, c.Meta, t.name, t.rec.Trial, t.cfg.Meta)
 	}
-	if len(c.Spins) != t.cfg.Model.Variables() || c.Steps > t.cfg.Steps || len(c.Magnetization) != len(c.Energies) ||
-		len(c.StateEnergies) != len(c.States) || !c.fitsTrace(t.cfg.traceCap()) {
-		return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: checkpoint does not fit the model, step count or --trace-draws", path)}
+	if err := t.restoreFrom(c); err != nil {
+		return nil, 0, &sampler.UsageError{Msg: fmt.Sprintf("%s: %v", path, err)}
+	}
+	return c, t.restoreClock(c.Clock), nil
+}
+
+// restoreFrom checks checkpoint c, of this trial of this run, against the
+// run's settings and takes its record,
+// stream, counters and adapters' states.
+func (t *trial) restoreFrom(c *checkpoint) error {
+	cr := &c.Record
+	rec := cr.TrialRecord
+	rec.Energies, rec.Magnetization, rec.States, rec.StateEnergies, rec.Overlap = cr.Energies, cr.Magnetization, cr.States, cr.StateEnergies, cr.Overlap
+	if len(c.Spins) != t.cfg.Model.Variables() || rec.Steps > t.cfg.Steps || len(rec.Magnetization) != len(rec.Energies) ||
+		len(rec.StateEnergies) != len(rec.States) || !fitsTrace(rec, t.cfg.traceCap()) {
+		return errors.New("checkpoint does not fit the model, step count or --trace-draws")
 	}
 	if err := t.r.UnmarshalBinary(c.RNG); err != nil {
-		return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: random stream: %v", path, err)}
+		return fmt.Errorf("random stream: %v", err)
 	}
-	t.base, t.rec.Energies, t.rec.States, t.rec.StateEnergies, t.rec.Tune = c.Base, c.Energies, c.States, c.StateEnergies, c.TuneRecord
-	t.rec.Lowest, t.rec.Best = c.Lowest, c.Best
-	t.rec.Steps, t.rec.Trace, t.rec.Moments = c.Steps, c.Trace, c.Moments
-	t.rec.Overlap, t.rec.Magnetization, t.rec.Cycles = c.Overlap, c.Magnetization, c.Cycles
-	if c.TuneCPU != nil {
-		t.tuneCPU = *c.TuneCPU
+	if err := cr.fitsRungs(t.cfg); err != nil {
+		return fmt.Errorf("checkpoint does not fit the run: %v", err)
 	}
-	if err := c.fitsRungs(t.cfg); err != nil {
-		return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: checkpoint does not fit the run: %v", path, err)}
+	if (cr.Marginals != nil) != (t.marg != nil) {
+		return fmt.Errorf("checkpoint does not fit the run (marginals measured: %v, now: %v)", cr.Marginals != nil, t.marg != nil)
 	}
-	t.rec.Rungs = c.Rungs
-	if (c.Marginals != nil) != (t.marg != nil) {
-		return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: checkpoint does not fit the run (marginals measured: %v, now: %v)", path, c.Marginals != nil, t.marg != nil)}
-	}
-	if m := c.Marginals; m != nil {
+	if m := cr.Marginals; m != nil {
 		if m.Steps != t.marg.Steps || m.Batches != t.marg.Batches || len(m.Cur) != len(t.marg.Cur) || len(m.S1) != len(m.Cur) || len(m.S2) != len(m.Cur) {
-			return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: checkpoint's marginals do not fit the run", path)}
+			return errors.New("checkpoint's marginals do not fit the run")
 		}
 		m.PI, m.PJ = t.marg.PI, t.marg.PJ
 		t.marg = m
 	}
-	t.thetas = nil
-	for _, s := range c.Thetas {
-		th, err := saw.ParseTheta(s)
-		if err != nil {
-			return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: %v", path, err)}
-		}
-		t.thetas = append(t.thetas, th)
+	if len(c.Adapters) != len(t.adapters) {
+		return fmt.Errorf("checkpoint holds the state of %d adapters, the run has %d", len(c.Adapters), len(t.adapters))
 	}
-	if t.rec.Tune != nil {
-		t.rec.Tune.Policy = t.thetas
-	}
-	if len(c.Tuning) > 0 {
-		if t.tune == nil {
-			return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: checkpoint is mid-tuning but this run does not tune", path)}
-		}
-		if err := t.tune.UnmarshalJSON(c.Tuning); err != nil {
-			return nil, &sampler.UsageError{Msg: fmt.Sprintf("%s: tuning state: %v", path, err)}
-		}
-	} else if t.tune != nil {
-		t.tune = doneTuning{t.tune}
-	}
-	if t.cfg.budget() {
-		if c.BurnIn != nil {
-			t.burn, t.burnCPU = *c.BurnIn, c.BurnCPU
-		}
-		if c.Adapt != nil {
-			t.adapt = *c.Adapt
+	for i, a := range t.adapters {
+		if err := a.UnmarshalJSON(c.Adapters[i]); err != nil {
+			return err
 		}
 	}
-	*cpu, *wall = c.CPUSeconds, c.Wall
-	t.waitPrev = c.WaitCPU
-	return c, nil
+	t.rec, t.base = rec, c.Base
+	return nil
 }
 
 // fitsTrace checks the kept draws of c against its thinning (whose
 // capacity must be capacity, the run's).
-func (c *checkpoint) fitsTrace(capacity int) bool {
+func fitsTrace(c *summary.TrialRecord, capacity int) bool {
 	tr := c.Trace
 	if tr == nil || tr.BurnIn.Valid() != nil || tr.BurnIn.Cap != capacity || tr.BurnIn.Origin != 0 {
 		return false
@@ -222,7 +199,7 @@ func (c *checkpoint) fitsTrace(capacity int) bool {
 
 // fitsRungs checks c's record of every rung against the run's ladder and
 // cap, and joins its kept rounds to it.
-func (c *checkpoint) fitsRungs(cfg *Config) error {
+func (c *savedRecord) fitsRungs(cfg *Config) error {
 	rt := c.Rungs
 	if rt == nil {
 		if cfg.Replicas.On() {
@@ -237,11 +214,6 @@ func (c *checkpoint) fitsRungs(cfg *Config) error {
 	}
 	return rt.Valid(true)
 }
-
-// doneTuning marks a restored trial whose adaptation had finished.
-type doneTuning struct{ TuneSession }
-
-func (doneTuning) Done() bool { return true }
 
 func parseCheckpoint(path string, data []byte) (*checkpoint, error) {
 	nl := bytes.IndexByte(data, '\n')

@@ -18,7 +18,6 @@ import (
 	"sardonics/draws"
 	"sardonics/model"
 	"sardonics/rng"
-	"sardonics/sampler"
 	"sardonics/saw"
 	"sardonics/sawsampler"
 	"sardonics/summary"
@@ -163,19 +162,6 @@ func ProcessCPU() float64 {
 	}
 	return float64(u.Utime.Nano()+u.Stime.Nano()) / 1e9
 }
-
-// workerCPU is the CPU time of the threads a chain runs besides the
-// caller's (the parallel engine's workers), 0 for other chains.
-func workerCPU(ch sampler.Chain) float64 { return sampler.WorkerCPUSeconds(ch) }
-
-// waitCPU is the CPU time the chain's threads spent waiting for each
-// other rather than computing (spinning, parking and waking: replica
-// exchange's workers, the parallel engine's sections), part of the
-// thread and worker CPU; 0 for chains that run on the caller's thread.
-func waitCPU(ch sampler.Chain) float64 { return sampler.WaitCPUSeconds(ch) }
-
-// waitCPU is the trial's waiting so far (see the function waitCPU).
-func (t *trial) waitCPU() float64 { return t.waitPrev + waitCPU(t.ch) - t.wait0 }
 
 // RungCap is the most swap rounds a trial keeps of every rung (package
 // draws thins them as it does the steps): a quarter of the kept steps'

@@ -10,7 +10,6 @@ import (
 	"sardonics/draws"
 	"sardonics/replica"
 	"sardonics/sampler"
-	"sardonics/saw"
 	"sardonics/summary"
 )
 
@@ -24,14 +23,14 @@ const Block = 1000
 // trial is the running state of one trial.
 type trial struct {
 	recorder // what every step records (record.go)
+	clock    // its CPU (clock.go)
 	cfg      *Config
 	name     string
 	r        *rand.PCG
 	ch       sampler.Chain
 	release  func()
-	thetas   []saw.Theta // the sardonics chain's kernels
+	adapters []adapter // what adapts the chain (adapter.go)
 	base     sampler.Stats
-	tune     TuneSession
 	pending  int64          // steps not yet reported to the progress board
 	overlap  func() float64 // the chain's overlap q, recorded each step (replica exchange with --overlap)
 	mag      func() int     // the chain's sum of spins, recorded each step
@@ -43,28 +42,12 @@ type trial struct {
 	rungE, rungQ []float64
 
 	// burn is the steps discarded: cfg.Burn, or in a budget run
-	// unknownSteps until the trial's CPU fixes it (see clock), burnCPU the
-	// CPU at its end (-1 until then); adapt is half the burn-in, during
-	// which an adaptive ladder moves and after which hybrid's cycle
-	// tuning starts (unknownSteps likewise).
+	// unknownSteps until the trial's CPU fixes it (see readClock),
+	// burnCPU the CPU at its end (-1 until then); adapt is half the
+	// burn-in, during which an adaptive ladder moves and after which
+	// hybrid's cycle tuning starts (unknownSteps likewise).
 	burn, adapt int
 	burnCPU     float64
-	// The CPU clock (cpu): the thread's at the trial's start, a resumed
-	// trial's earlier CPU, the workers' CPU of the chains released and
-	// of the current chain when it was built.
-	cpu0, prevCPU, workerPrev, w0 float64
-	// The waiting clock (waitCPU): the CPU the chains' threads spent
-	// waiting for each other, of the chains released (a resumed trial's
-	// earlier waiting included) and of the current chain when it was
-	// built.
-	waitPrev, wait0 float64
-	// A budget trial reads its clock after step nextCheck (see clock),
-	// the last reading being lastCPU after step lastSteps.
-	nextCheck, lastSteps int
-	lastCPU              float64
-	// tuneCPU is the trial's CPU when a replica-exchange chain's cycle
-	// tuning began and what it spent (-1: not yet; see watchTuning).
-	tuneCPU [2]float64
 }
 
 // flushDone reports the pending steps to the run's progress board.
@@ -76,10 +59,9 @@ func (t *trial) flushDone() {
 }
 
 func (t *trial) build(spins []int8) error {
-	if t.release != nil {
-		// Its workers' CPU is the trial's (read before they stop).
-		t.workerPrev += workerCPU(t.ch) - t.w0
-		t.waitPrev += waitCPU(t.ch) - t.wait0
+	rebuilt := t.release != nil
+	if rebuilt {
+		t.detach(t.ch) // its workers' CPU is the trial's
 		t.release()
 		t.ch, t.release = nil, nil
 	}
@@ -87,7 +69,8 @@ func (t *trial) build(spins []int8) error {
 	if err != nil {
 		return err
 	}
-	t.ch, t.release, t.w0, t.wait0 = ch, release, workerCPU(ch), waitCPU(ch)
+	t.ch, t.release = ch, release
+	t.attach(ch)
 	t.overlap = nil
 	t.ladder, _ = ch.(replica.Ladder)
 	// A chain that keeps its sum of spins is asked for it; the others'
@@ -103,8 +86,10 @@ func (t *trial) build(spins []int8) error {
 		t.overlap = o.Overlap
 	}
 	t.overlaps = t.overlap != nil
-	if sc, ok := ch.(saw.Tunable); ok && len(t.thetas) > 0 {
-		return sc.SetThetas(t.thetas)
+	for _, a := range t.adapters {
+		if err := a.configure(ch, rebuilt); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -126,9 +111,6 @@ func (t *trial) rebuild() error {
 	}
 	t.base.Proposed += st.Proposed
 	t.base.Accepted += st.Accepted
-	if t.tune != nil && !t.tune.Done() {
-		t.thetas = t.tune.Current()
-	}
 	return t.build(append([]int8(nil), t.ch.Spins()...))
 }
 
@@ -161,7 +143,9 @@ func RunTrial(cfg *Config, name string, tn int) (*summary.TrialRecord, error) {
 	}
 	t.rec.WallSeconds = prevWall + time.Since(start).Seconds()
 	t.rec.CPUSeconds = t.cpu()
-	t.recordTuningCPU()
+	for _, a := range t.adapters {
+		a.finish(t.rec)
+	}
 	t.rec.WaitCPUSeconds = t.waitCPU()
 	return t.rec, nil
 }
@@ -173,7 +157,7 @@ func newTrial(cfg *Config, name string, tn int) *trial {
 	t := &trial{cfg: cfg, name: name, r: StreamFor(cfg.Seed, tn, name),
 		recorder: recorder{rec: &summary.TrialRecord{Sampler: name, Trial: tn}, traceCap: cfg.traceCap(),
 			saveEvery: cfg.saveEvery(), saveStates: cfg.SaveStates},
-		burn: cfg.Burn, adapt: cfg.Burn / 2, cpu0: ThreadCPU(), tuneCPU: [2]float64{-1, -1}}
+		burn: cfg.Burn, adapt: cfg.Burn / 2, clock: newClock()}
 	switch {
 	case cfg.budget() && cfg.BurnFraction == 0: // nothing to discard, nor to adapt (cli refuses an adaptive ladder)
 		t.burn, t.adapt = 0, 0
@@ -202,19 +186,14 @@ func (t *trial) close() {
 // and sizes its record and full trace.
 func (t *trial) open() (prevWall float64, err error) {
 	cfg, name, tn := t.cfg, t.name, t.rec.Trial
-	if kindOf(name).Tunable {
-		t.thetas = cfg.SAW.Thetas
-		if cfg.Tune != nil {
-			if t.tune, err = cfg.Tune.New(TunerStream(cfg.Seed, tn)); err != nil {
-				return 0, err
-			}
-		}
+	if t.adapters, err = adaptersFor(cfg, name, tn); err != nil {
+		return 0, err
 	}
 	if cfg.Marginals {
 		pi, pj := cfg.Model.Pairs()
 		t.marg = summary.NewMarginalsAcc(cfg.Model.Variables(), pi, pj, cfg.SavedStates())
 	}
-	ck, err := t.restore(&t.prevCPU, &prevWall)
+	ck, prevWall, err := t.restore()
 	if err != nil {
 		return 0, err
 	}
@@ -295,7 +274,7 @@ func (t *trial) run(start time.Time, prevWall float64) (capped bool, err error) 
 			return false, err
 		}
 		if cfg.budget() && t.rec.Steps >= t.nextCheck {
-			if spent, err = t.clock(); err != nil {
+			if spent, err = t.readClock(); err != nil {
 				return false, err
 			}
 			if spent {
@@ -318,7 +297,7 @@ func (t *trial) run(start time.Time, prevWall float64) (capped bool, err error) 
 				return false, ErrInterrupted
 			}
 			if stop || due {
-				if err := t.checkpoint(t.cpu(), prevWall+time.Since(start).Seconds()); err != nil {
+				if err := t.checkpoint(prevWall + time.Since(start).Seconds()); err != nil {
 					return false, err
 				}
 				lastCkpt = time.Now()
@@ -336,23 +315,14 @@ func (t *trial) run(start time.Time, prevWall float64) (capped bool, err error) 
 // a budget trial's next clock check).
 func (t *trial) steps(next int) error {
 	cfg := t.cfg
-	sc, _ := t.ch.(saw.Tunable)
-	if t.tune != nil && !t.tune.Done() && sc != nil {
-		if err := t.tune.Iterate(sc, func() {
-			if t.rec.Steps < cfg.Steps {
-				t.step()
-			}
-		}); err != nil {
-			return err
+	for _, a := range t.adapters {
+		if a.drives() {
+			return a.advance(t.ch, t.rec, func() {
+				if t.rec.Steps < cfg.Steps {
+					t.step()
+				}
+			})
 		}
-		if t.tune.Done() {
-			tr, err := t.tune.Finish(sc)
-			if err != nil {
-				return err
-			}
-			t.rec.Tune, t.thetas = tr, tr.Policy
-		}
-		return nil
 	}
 	until := min(next, cfg.Steps)
 	if cfg.budget() {
@@ -360,7 +330,18 @@ func (t *trial) steps(next int) error {
 	}
 	for n := until - t.rec.Steps; n > 0; n-- {
 		t.step()
-		if err := t.tuneCycles(); err != nil {
+		if err := t.afterStep(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// afterStep tells the adapters that the trial made a step.
+func (t *trial) afterStep() error {
+	at := stepAt{steps: t.rec.Steps, adapt: t.adapt, burn: t.burn, cpu: t.cpu}
+	for _, a := range t.adapters {
+		if err := a.after(t.ch, at, t.rec); err != nil {
 			return err
 		}
 	}
@@ -382,9 +363,6 @@ func (t *trial) finish(capped bool) error {
 	}
 	st := t.ch.Stats()
 	t.rec.Flips, t.rec.Proposed, t.rec.Accepted = t.base.Flips+st.Flips, t.base.Proposed+st.Proposed, t.base.Accepted+st.Accepted
-	if kindOf(t.name).Tunable {
-		t.rec.Params = describeThetas(t.thetas) // the policy, once tuning finished
-	}
 	recordReplica(cfg, t.ch, t.rec)
 	if cfg.budget() {
 		t.finishBudget(capped)
