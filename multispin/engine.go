@@ -30,7 +30,7 @@ type Engine struct {
 	x          []uint64
 	beta       float64
 	q          [2*maxDegree + 2]uint64 // q[k]: exp(-2 beta a k) as a 64-bit binary fraction
-	draw       func() uint64           // the random words (r.Uint64; tests replace it)
+	r          *rand.PCG               // the random words
 	sweeps     int64
 }
 
@@ -45,7 +45,7 @@ func New(instances []*model.Ising, beta float64, r *rand.PCG, init []uint64) (*E
 	}
 	m0 := instances[0]
 	e := &Engine{n: m0.N, start: m0.Start, adj: m0.Adj, neg: make([]uint64, len(m0.Adj)),
-		hOn: make([]uint64, m0.N), hNeg: make([]uint64, m0.N), offset: make([]float64, Lanes), draw: r.Uint64}
+		hOn: make([]uint64, m0.N), hNeg: make([]uint64, m0.N), offset: make([]float64, Lanes), r: r}
 	for k := range m0.Adj {
 		if e.a == 0 {
 			e.a = math.Abs(m0.J[k])
@@ -212,12 +212,23 @@ func (e *Engine) decide(deg int, on, c0, c1, c2, c3 uint64) uint64 {
 	}
 	flip := ^uphill
 	und := uphill
+	top := 0 // every p's digits above top are 0
+	for c := range nc {
+		top = max(top, bits.Len64(q[c]))
+	}
 	for t := 63; und != 0 && t >= 0; t-- {
+		r := e.r.Uint64()
+		if brokenShared {
+			r = -(r & 1)
+		}
+		if t >= top { // p's digit is 0: a chain whose digit is 1 rejects
+			und &= ^r
+			continue
+		}
 		var p uint64 // digit t of each undecided chain's p
 		for c := range nc {
 			p |= mask[c] & -(q[c] >> uint(t) & 1)
 		}
-		r := e.draw()
 		flip |= und & ^r & p
 		und &= ^(r ^ p)
 	}
