@@ -84,10 +84,6 @@ func (r *Record) pair(q Fixed, path []int32, i, j int) int32 {
 // both far less than a replay, so the fast path always pays.
 func (e *Engine) FastAcceptance() float64 { return 0 }
 
-// brokenReverse, set only by a test, leaves the picked spin's own weight
-// out of each reverse normalizer: the kernel test must catch it.
-var brokenReverse = false
-
 // ReverseLogProbs scores the reverse walks from the record of the forward
 // ones (see saw.FastReverser and dense.Engine.ReverseLogProbs), with the
 // state unchanged. Reverse walk j picks the spins of forward walk w =

@@ -1,13 +1,5 @@
 package hybrid
 
-// SetBrokenBeta makes SetBeta leave the Metropolis component at its old
-// beta (on) and returns the function that puts the switch back.
-func SetBrokenBeta(on bool) func() {
-	old := brokenBeta
-	brokenBeta = on
-	return func() { brokenBeta = old }
-}
-
 // Syncs is how many switches to the SARDONICS component flipped the
 // differing bits and how many used a Reset, and how many switches to the
 // Metropolis component used a Reset, since the chain was built.

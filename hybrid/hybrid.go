@@ -46,11 +46,6 @@ const (
 
 var kindNames = [2]string{metro: "metropolis", sard: "sardonics"}
 
-// brokenBeta makes SetBeta leave the Metropolis component at its old beta
-// (tests use it to show that the exact-enumeration checks catch a cycle
-// with a component at the wrong temperature).
-var brokenBeta = false
-
 // Chain is a hybrid chain (see the package comment). It is used by one
 // goroutine at a time.
 type Chain struct {

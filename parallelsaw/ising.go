@@ -114,12 +114,6 @@ var (
 	_ saw.Costed       = (*DenseEngine)(nil)
 )
 
-// brokenSums, set only by a test, makes the walks record each section's
-// sums after the release instead of right after the flip (the two sums
-// a section reports) for the reverse scoring: the detailed-balance test
-// must catch it.
-var brokenSums = false
-
 // sectionAlign is the granule of the sections' bounds: 64 spins, a cache
 // line of spins, 4 of fields and a block of the weight table (so no line
 // of the model's rows is split between sections), when every section can

@@ -34,17 +34,6 @@ import (
 // coordinator makes that pick itself from the walk's stream, as a step at
 // a time does, and continues the walk from the next step in a new command.
 //
-// brokenLines, set only by a test, makes every step use the even lines: a
-// fast executor then overwrites a line that a slow one has not read yet
-// (the stress test must catch it).
-var brokenLines = false
-
-// brokenCatchUp, set only by a test, makes the engines built after it
-// deal a lockstep walk's catch-ups (catchUpPhase) differently on each
-// executor (ties to the executor's own section): some are done twice, some
-// never, and the walk's energy reads fields never written.
-var brokenCatchUp = false
-
 // stepWalks, set only by tests and benchmarks, makes the engines built
 // after it walk a step at a time (each flip a round trip through the
 // coordinator), as before lockstep walks: the stress tests of the
@@ -54,7 +43,7 @@ var stepWalks = false
 
 // line is section p's line for step j.
 func (sh *shared) line(p, j int) *stepLine {
-	if sh.brokenLines {
+	if injecting && sh.brokenLines {
 		j = 0
 	}
 	return &sh.secs[p].lines[j&1]
@@ -209,7 +198,7 @@ func (sh *shared) catchUpPhase(own []int, coord bool) {
 		sc0.loads = make([]int64, len(sh.secs))
 	}
 	tie := 0
-	if sh.brokenCatchUp {
+	if injecting && sh.brokenCatchUp {
 		tie = own[0]
 	}
 	deal(jobs, sc0.loads, tie)

@@ -170,8 +170,8 @@ type shared struct {
 	s             []int8
 	w             []float64 // the model's W (V x H, row-major; read only)
 	nv, nh        int
-	brokenLines   bool   // brokenLines when the engine was made
-	brokenCatchUp bool   // brokenCatchUp when the engine was made
+	brokenLines   bool   // brokenLines when the engine was made (tests only)
+	brokenCatchUp bool   // brokenCatchUp when the engine was made (tests only)
 	apart         bool   // stepWalks when the engine was made
 	base          uint64 // the next lockstep walk's line base
 }

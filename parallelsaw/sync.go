@@ -74,11 +74,13 @@ import (
 // exactly one token consumed, taken by whoever cleared the flag, so none is
 // left over for a later spell and no send blocks. TestSyncStress checks it
 // under an adversarial scheduler; TestBrokenWaitCaught shows the check
-// fails for a coordinator that skips the re-check.
+// fails for a coordinator that skips the re-check (both under the tag
+// inject, which builds the hook, chaos and broken variants of
+// inject_on.go).
 
 // hookPoint names a step of the hand-off protocol, where tests inject
 // pauses and check that each section runs each command exactly once
-// before the coordinator's run returns (see hook).
+// before the coordinator's run returns (see hook, in inject_on.go).
 type hookPoint int
 
 const (
@@ -99,28 +101,6 @@ const (
 	hookCatchUp                              // lockstep walk's end: an executor (p: its first section) about to do its sections' share of the catch-ups
 	hookPoints
 )
-
-// hook, when set by a test, runs at every hookPoint of the engines built
-// after it is set, with the section and the command's sequence number (a
-// stand-in for the OS descheduling the thread there, and a probe). It is
-// nil in the product: a load and a predicted branch per hand-off.
-var hook func(at hookPoint, p int, s uint64)
-
-// brokenWait makes the coordinator take any wake-up as the end of the
-// section it waits for, without re-checking (tests show that the stress
-// check catches it).
-var brokenWait = false
-
-// brokenInactive makes the coordinator run an inactive worker's section
-// without claiming it, as if a deactivated worker could not be spinning
-// still (tests show that the stress check catches it).
-var brokenInactive = false
-
-// chaos, when set by a test, replaces the policy of the engines built
-// after it is set: it gives each command's active count in 1..w (by its
-// sequence number; w the threads that can run at once), so that workers
-// are activated and deactivated all the time.
-var chaos func(seq uint64, w int) int
 
 // handoff is the synchronization words of a section's result line, at
 // its head (each engine's result type embeds it), so that the coordinator
@@ -178,10 +158,10 @@ type hub struct {
 	closed   bool
 	steals   uint64                       // sections the coordinator ran for a worker (for tests)
 	wakes    uint64                       // wake-ups sent to parked workers (for tests)
-	hook     func(hookPoint, int, uint64) // the package's hook when the engine was made
-	broken   bool                         // brokenWait when the engine was made
-	brokenIn bool                         // brokenInactive when the engine was made
-	chaos    func(uint64, int) int        // the package's chaos when the engine was made
+	hook     func(hookPoint, int, uint64) // the package's hook when the engine was made (tests only: see inject_on.go)
+	broken   bool                         // brokenWait when the engine was made (tests only)
+	brokenIn bool                         // brokenInactive when the engine was made (tests only)
+	chaos    func(uint64, int) int        // the package's chaos when the engine was made (tests only)
 	maxOn    int                          // the threads that can run at once (active at most)
 	pol      *pace.Policy                 // nil: at most one thread can run (or chaos)
 	active   int                          // workers taking part in the current command, the coordinator's included
@@ -201,10 +181,6 @@ type hub struct {
 	inTogether bool // the current command runs in lockstep (its sections time their steps)
 }
 
-// numCPU is runtime.NumCPU; stress tests raise it, so that a 2-CPU machine
-// runs more active workers than it has CPUs.
-var numCPU = runtime.NumCPU
-
 // init prepares the hub for the P sections of slots (their ho and do
 // set) with its command's sequence number at seq: workers beyond the
 // threads that can run at once only take CPU time from the others, so
@@ -213,7 +189,8 @@ var numCPU = runtime.NumCPU
 func (sh *hub) init(seq *atomic.Uint64, slots []*slot) {
 	P := len(slots)
 	sh.cmdSeq, sh.slots = seq, slots
-	sh.hook, sh.broken, sh.brokenIn, sh.chaos = hook, brokenWait, brokenInactive, chaos
+	sh.hook, sh.chaos = injected()
+	sh.broken, sh.brokenIn = brokenWait, brokenInactive
 	sh.parked.wake = make(chan struct{}, 1)
 	active := min(P, runtime.GOMAXPROCS(0), numCPU())
 	sh.ctl = make([]control, P)
@@ -285,8 +262,10 @@ func (sh *hub) pinError() error {
 	return errors.Join(errs...)
 }
 
+// at runs the engine's hook at h (no code in the product: injecting is
+// false there).
 func (sh *hub) at(h hookPoint, p int, s uint64) {
-	if sh.hook != nil {
+	if injecting && sh.hook != nil {
 		sh.hook(h, p, s)
 	}
 }
@@ -355,7 +334,7 @@ func (sh *hub) run() {
 		if a := sh.pol.Tick(); a != sh.active {
 			sh.setActive(a)
 		}
-	case sh.chaos != nil:
+	case injecting && sh.chaos != nil:
 		if a := min(max(1, sh.chaos(s, sh.maxOn)), sh.maxOn); a != sh.active {
 			sh.setActive(a)
 		}
@@ -367,7 +346,7 @@ func (sh *hub) run() {
 	// (after maxMisses) instead of running, unasked, sections that the
 	// policy then measures as the coordinator's: windows at one thread
 	// timed with two, which made one thread look as fast as two.
-	if !sh.brokenIn {
+	if !(injecting && sh.brokenIn) {
 		for p := a; p < len(secs); p++ {
 			if !sh.ctl[p].passive {
 				sh.at(hookInactive, p, s)
@@ -392,7 +371,7 @@ func (sh *hub) run() {
 		for p := 1; p < len(secs); p++ {
 			ct := &sh.ctl[p]
 			switch {
-			case p >= a && !ct.passive && sh.brokenIn:
+			case p >= a && !ct.passive && injecting && sh.brokenIn:
 				sh.at(hookInactive, p, s)
 				sh.runUnclaimed(p, s)
 			case p >= a && !ct.passive:
@@ -457,7 +436,7 @@ func (sh *hub) run() {
 			parked()
 			sh.at(hookCoordWoken, p, s)
 			spelling = false
-			if sh.broken {
+			if injecting && sh.broken {
 				break
 			}
 			w = backoff{n: graceSpins}
@@ -529,7 +508,7 @@ func (sh *hub) runTogether(s uint64, a int) {
 	for p := 1; p < len(secs); p++ {
 		ct := &sh.ctl[p]
 		switch {
-		case p >= a && !ct.passive && sh.brokenIn:
+		case p >= a && !ct.passive && injecting && sh.brokenIn:
 			sh.at(hookInactive, p, s)
 			took(p)
 		case p >= a && !ct.passive:
@@ -583,17 +562,6 @@ func (sh *hub) runTogether(s uint64, a int) {
 		}
 	}
 	sh.own = own
-}
-
-// runUnclaimed is the broken variant's run of an inactive worker's
-// command: without a claim, so the worker, if it is still spinning, can
-// run it too.
-func (sh *hub) runUnclaimed(p int, s uint64) {
-	sc := sh.slots[p]
-	sh.at(hookExec, p, s)
-	sc.do()
-	sh.at(hookExecuted, p, s)
-	sh.ctl[p].ran = s
 }
 
 // wake wakes parked worker p for command s unless its last waking spell

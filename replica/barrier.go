@@ -48,11 +48,6 @@ func Barrier(rejection []float64) float64 {
 	return l
 }
 
-// brokenBarrier makes Barrier sum the acceptances instead of the
-// rejections (tests use it to show that the exact-enumeration check
-// catches a wrong estimator).
-var brokenBarrier = false
-
 // MaxRungs is the most rungs a ladder may have (sample --replicas).
 const MaxRungs = 1024
 

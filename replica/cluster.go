@@ -103,13 +103,6 @@ type icmState struct {
 	spins  []int8  // a member without FlipSites: its state for Reset
 }
 
-// brokenCluster selects a deliberately wrong move (tests show that the
-// exact checks catch it): 1 adds the seed's first neighbour off the move's
-// side to the cluster; 2 draws the seed among all sites and flips a seed
-// off the side alone in both replicas; 3 takes the q = +1 side on a graph that is not
-// Even (a model with fields, where it changes E_a + E_b).
-var brokenCluster = 0
-
 // noPairFlip makes every move flip its two replicas one after the other
 // (FlipSites or Reset), as chains without sampler.PairFlipper are: tests
 // and benchmarks compare the two.

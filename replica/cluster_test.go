@@ -128,7 +128,8 @@ var (
 // of one move, built from the move's own seed draws and clusters, keeps
 // E_a + E_b and every q_i, its rows sum to 1, and it satisfies detailed
 // balance with respect to exp(-beta (E_a + E_b)) to 1e-12 at beta 1.5 and
-// 3. The deliberately broken rules violate it by far more.
+// 3. The deliberately broken rules violate it by far more
+// (TestICMTransitionMatrixBrokenCaught, under the tag inject).
 func TestICMTransitionMatrix(t *testing.T) {
 	for _, h := range [][]float64{nil, ring6Fields} {
 		m := tinyModel(t, 6, ring6Chords, h, 4)
@@ -139,21 +140,6 @@ func TestICMTransitionMatrix(t *testing.T) {
 			if worst > 1e-12 || rows > 1e-12 {
 				t.Errorf("fields %v, beta %g: detailed balance violated by %.3g (rows by %.3g)", h != nil, beta, worst, rows)
 			}
-		}
-		kinds := []int{1, 2}
-		if h != nil {
-			kinds = append(kinds, 3) // the q = +1 side despite the fields
-		}
-		for _, kind := range kinds {
-			func() {
-				defer replica.SetBrokenCluster(kind)()
-				T := transitions(t, m, false)
-				worst, _ := balance(m, 1.5, T)
-				t.Logf("fields %v, broken rule %d: detailed balance violated by %.3g", h != nil, kind, worst)
-				if worst < 0.5 {
-					t.Errorf("fields %v: broken rule %d not caught (detailed balance within %.3g)", h != nil, kind, worst)
-				}
-			}()
 		}
 	}
 }
@@ -331,28 +317,6 @@ func icmCheck(t *testing.T, ec icmEnumCase, beta float64, seed uint64) (stat flo
 		pp[x] = probs[x&(1<<n-1)] * probs[x>>n]
 	}
 	return stattest.ChiSquare(pair, pp)
-}
-
-// TestICMBrokenCaught: the checks of TestICMAgreesWithEnumeration catch a
-// cluster that admits one q = +1 neighbour of the seed, and a seed drawn
-// among all sites (a q = +1 seed flipped alone in both replicas), on every
-// model at beta 1.5 (p below 1e-10).
-func TestICMBrokenCaught(t *testing.T) {
-	if replica.RaceEnabled {
-		t.Skip("statistics on one thread: the plain run checks them")
-	}
-	for _, kind := range []int{1, 2} {
-		for i, ec := range icmEnumCases() {
-			t.Run(fmt.Sprintf("rule%d/%s", kind, ec.name), func(t *testing.T) {
-				defer replica.SetBrokenCluster(kind)()
-				stat, df, p := icmCheck(t, ec, 1.5, uint64(20+i))
-				t.Logf("chi-square %.1f on %d df, p = %.3g", stat, df, p)
-				if !(p < 1e-10) {
-					t.Errorf("broken rule %d not caught: chi-square %.1f on %d df, p = %.3g", kind, stat, df, p)
-				}
-			})
-		}
-	}
 }
 
 // icmKernelCases are the kernels the cluster move runs with.

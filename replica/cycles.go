@@ -98,11 +98,6 @@ type TuneConfig struct {
 	Drop float64
 }
 
-// brokenDrop makes the halving drop the best candidate at each rung and
-// keep the rest (tests use it to show that their check of the choice
-// fails).
-var brokenDrop = false
-
 // DefaultDrop is the factor by which a candidate must trail the best at a
 // rung after the first quarter of its budget to be dropped there.
 const DefaultDrop = 2

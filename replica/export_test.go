@@ -1,34 +1,6 @@
 package replica
 
-import (
-	"sync/atomic"
-
-	"sardonics/sampler"
-)
-
-// SetBrokenSwap switches the deliberately wrong swap rule on and returns
-// the function that switches it off.
-func SetBrokenSwap(on bool) func() {
-	old := brokenSwap
-	brokenSwap = on
-	return func() { brokenSwap = old }
-}
-
-// SetBrokenLadder switches VarianceLadder's deliberate off-by-one on and
-// returns the function that switches it off.
-func SetBrokenLadder(on bool) func() {
-	old := brokenLadder
-	brokenLadder = on
-	return func() { brokenLadder = old }
-}
-
-// SetBrokenBarrier makes Barrier sum the acceptances instead of the
-// rejections; it returns the function that undoes it.
-func SetBrokenBarrier(on bool) func() {
-	old := brokenBarrier
-	brokenBarrier = on
-	return func() { brokenBarrier = old }
-}
+import "sardonics/sampler"
 
 // TuneSegment is the index of the assignment the cycle tuner runs (-1
 // when it is not running).
@@ -39,49 +11,18 @@ func (c *Chain) TuneSegment() int {
 	return c.tn.st.Seg
 }
 
-// SetBrokenScore makes the cycle tuner compare whole assignments by the
-// target's energy (1) or prefer the lower slow-observable score (2); it
-// returns the function that undoes it.
-func SetBrokenScore(kind int) func() {
-	old := brokenScore
-	brokenScore = kind
-	return func() { brokenScore = old }
-}
-
 // ScoreTrace is the tuner's score of the trace x (one value per round)
 // measured over ns modelled nanoseconds.
 func ScoreTrace(x []float64, ns float64) Score {
 	var a batchAcc
 	for _, v := range x {
-		a.add(v)
+		a.Add(v, batchCap)
 	}
-	return a.score(ns)
+	return batchScore(&a, ns)
 }
 
 // Better is the tuner's comparison of two assignments.
 var Better = better
-
-// SetBrokenDrop makes TuneCycles's halving keep only the worst candidate
-// at each rung; it returns the function that undoes it.
-func SetBrokenDrop() func() {
-	old := brokenDrop
-	brokenDrop = true
-	return func() { brokenDrop = old }
-}
-
-// SetAdversary makes the pools built from now on pause at random at every
-// hand-off point (see adversary) and, with chaos, activate and deactivate
-// their w workers at random from round to round (see chaotic); it returns
-// the function that stops it.
-func SetAdversary(w int, withChaos bool) func() {
-	oldHook, oldChaos := hook, chaos
-	var hits [hookPoints]atomic.Int64
-	hook = adversary(&hits)
-	if withChaos {
-		chaos = chaotic(w)
-	}
-	return func() { hook, chaos = oldHook, oldChaos }
-}
 
 // PoolSeconds is the pool's waiting CPU and its
 // workers' CPU (0 without a pool).
@@ -103,16 +44,6 @@ func (c *Chain) RungSpins(s, k int) []int8 {
 
 // Overlap is the overlap of two +-1 states.
 var Overlap = overlap
-
-// SetBrokenCluster switches a deliberately wrong cluster move on (1: the
-// seed's first q = +1 neighbour joins the cluster; 2: the seed is drawn
-// among all sites, a q = +1 seed flipped alone in both replicas) and
-// returns the function that switches it off.
-func SetBrokenCluster(kind int) func() {
-	old := brokenCluster
-	brokenCluster = kind
-	return func() { brokenCluster = old }
-}
 
 // ICMOutcomes calls f with the cluster of each of the equally likely seed
 // draws of a move between a and b over g, as the chain's move draws them

@@ -145,12 +145,6 @@ func VarianceLadder(betas, sd []float64) []float64 {
 	return out
 }
 
-// brokenLadder makes VarianceLadder space its rungs by an off-by-one,
-// L/R instead of L/(R-1), and place the target rung too, short of the
-// target (tests use it to show that the exact-enumeration check catches a
-// ladder that moves wrongly).
-var brokenLadder = false
-
 // interpolate is sigma at each of at, linear in beta between the rungs of
 // betas (constant beyond the ends).
 func interpolate(betas, sd, at []float64) []float64 {

@@ -77,6 +77,8 @@ type pool struct {
 	roundNs   int64 // mean ns of a round (publish to return)
 	gap, end0 int64 // mean ns between rounds; the clock at the last round's end (0: not timed)
 
+	// Tests only (see inject_on.go; every use is behind injecting, so
+	// the product's build holds none).
 	hook   func(hookPoint, int) // the package's hook when the pool was built
 	chaos  func(uint64) int     // the package's chaos when the pool was built
 	broken bool                 // brokenActive when the pool was built
@@ -117,7 +119,7 @@ const (
 func spinFor(park, round, gap int64) int64 { return min(max(park, 2*(round+gap), minSpin), maxSpin) }
 
 // hookPoint names a step of the hand-off protocol, where tests inject
-// pauses (hook).
+// pauses (hook, in inject_on.go).
 type hookPoint int
 
 const (
@@ -134,31 +136,10 @@ const (
 	hookPoints
 )
 
-// hook, when set by a test, runs at every hookPoint of the pools built
-// after it is set, with the thread's index (a stand-in for the OS
-// descheduling the thread there). It is nil in the product: a load and a
-// predicted branch per hand-off.
-var hook func(hookPoint, int)
-
-// chaos, when set by a test, replaces the policy of the pools built
-// after it is set: it gives the active count of each round (by seq), so
-// that workers are activated and deactivated all the time.
-var chaos func(seq uint64) int
-
-// brokenAwait restores the wake-up handling of ddf44e3 (a token ends the
-// wait without re-checking the condition); tests use it to show that the
-// stress test catches the bug.
-var brokenAwait = false
-
-// brokenActive makes workers learn the active count from a word the
-// coordinator stores after the round's seq, not from the round word: a
-// worker can then take a round with the previous count, run a share it
-// no longer owns and be left out of the wait (tests show the stress test
-// catches it).
-var brokenActive = false
-
+// at runs the pool's hook at h (no code in the product: injecting is
+// false there).
 func (p *pool) at(h hookPoint, i int) {
-	if p.hook != nil {
+	if injecting && p.hook != nil {
 		p.hook(h, i)
 	}
 }
@@ -169,7 +150,7 @@ func (p *pool) at(h hookPoint, i int) {
 type waiter struct {
 	asleep atomic.Bool
 	wake   chan struct{} // buffered 1
-	broken bool          // brokenAwait when the pool was built
+	broken bool          // brokenAwait when the pool was built (tests only)
 }
 
 // await returns once ready() holds: spinning for spin ns (not at all
@@ -222,7 +203,7 @@ func (p *pool) park(w *waiter, i int, ready func() bool) {
 		}
 		<-w.wake // the notifier cleared asleep
 		p.at(hookWoken, i)
-		if w.broken || ready() {
+		if injecting && w.broken || ready() {
 			return
 		}
 	}
@@ -241,8 +222,9 @@ func (p *pool) notify(w *waiter, i int) {
 
 func newPool(w int, cpus []int) *pool {
 	pr := handoff.Cached()
+	h, c := injected()
 	p := &pool{slots: make([]*slot, w), coord: &waiter{wake: make(chan struct{}, 1), broken: brokenAwait},
-		parkNs: int64(pr.ParkOr(30 * time.Microsecond)), stole: make([]bool, w), hook: hook, chaos: chaos, broken: brokenActive}
+		parkNs: int64(pr.ParkOr(30 * time.Microsecond)), stole: make([]bool, w), hook: h, chaos: c, broken: brokenActive}
 	p.spin.Store(spinFor(p.parkNs, 0, 0))
 	if p.chaos == nil {
 		p.pol = handoff.NewPolicy(w, pr)
@@ -260,7 +242,7 @@ func newPool(w int, cpus []int) *pool {
 // active is the active count of round word r (or of the broken variant's
 // separate word).
 func (p *pool) active(r uint64) int {
-	if p.broken {
+	if injecting && p.broken {
 		return int(p.activeBroken.Load())
 	}
 	return int(r & 0xffff)
@@ -321,7 +303,7 @@ func (p *pool) worker(i int, cpus []int) {
 // i+a, ..., and returns once every job has returned.
 func (p *pool) run(n int, job func(int)) {
 	var a int
-	if p.chaos != nil {
+	if injecting && p.chaos != nil {
 		a = p.chaos(p.seq + 1)
 	} else {
 		a = p.pol.Tick()
@@ -329,7 +311,7 @@ func (p *pool) run(n int, job func(int)) {
 	a = max(1, min(a, n, len(p.slots)))
 	p.seq++
 	s := p.seq
-	if a == 1 && !p.broken {
+	if a == 1 && !(injecting && p.broken) {
 		// Published all the same, so that a worker still spinning from
 		// an earlier round sees it is not active and parks at once.
 		p.round.Store(s<<16 | 1)
@@ -351,7 +333,7 @@ func (p *pool) run(n int, job func(int)) {
 	}
 	p.round.Store(s<<16 | uint64(a)) // publishes share
 	p.at(hookPublished, 0)
-	if p.broken {
+	if injecting && p.broken {
 		p.activeBroken.Store(int32(a))
 	}
 	for i := 1; i < a; i++ {

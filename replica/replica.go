@@ -178,10 +178,6 @@ var (
 	_ sampler.Overlapped    = (*Chain)(nil)
 )
 
-// brokenSwap drops the temperature difference from the swap rule (tests
-// use it to show that the exact-enumeration check catches a wrong rule).
-var brokenSwap = false
-
 // New builds a replica-exchange chain. Every member of set 0 starts at
 // init; the members of set 1 start at states drawn uniformly from their
 // own streams, so that the two sets are independent. The members' streams

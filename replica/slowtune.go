@@ -150,7 +150,7 @@ type RungScore struct {
 
 // MinTuneRounds is the fewest measured rounds whose autocorrelation time
 // a score estimates, and MinTuneESS the fewest effective samples of a
-// resolved score (see batchAcc.score).
+// resolved score (see batchScore).
 const (
 	MinTuneRounds = 32
 	MinTuneESS    = 20
@@ -159,11 +159,6 @@ const (
 // MinTraversals is the fewest end-to-end traversals of the ladder whose
 // rate a score uses.
 const MinTraversals = 4
-
-// brokenScore makes the tuner score whole assignments by the target's
-// energy (1) or prefer the lower slow-observable score (2) (tests use it
-// to show that their checks of the choice fail).
-var brokenScore = 0
 
 // Tuning phases.
 const (
@@ -287,7 +282,7 @@ func (c *Chain) setTable(cycles [][2]int) {
 // steps (the runner gives it the second half of the burn-in: a tenth of
 // the run at the default burn-in), shared equally by the assignments,
 // each measured over all but the first quarter of its share. Where a tau
-// is not resolved in its window (see batchAcc.score: Sokal's window would
+// is not resolved in its window (see batchScore: Sokal's window would
 // pass the trace's end, the trace never changed, or it has fewer than
 // MinTuneRounds values or MinTuneESS effective samples), its ESS is an
 // upper bound and is only used as one.
@@ -414,13 +409,13 @@ func (c *Chain) tuneRecord() {
 	a := c.sets[0]
 	for k := range R {
 		ma := a.ms[a.at[k]].ch
-		s.Energy[k].add(ma.Energy())
+		s.Energy[k].Add(ma.Energy(), batchCap)
 		if len(c.sets) == 2 {
 			b := c.sets[1]
 			q := overlap(ma.Spins(), b.ms[b.at[k]].ch.Spins())
-			s.Slow[k].add(q * q)
+			s.Slow[k].Add(q*q, batchCap)
 		} else {
-			s.Slow[k].add(math.Abs(float64(sampler.SpinSum(ma.Spins()))) / float64(c.n))
+			s.Slow[k].Add(math.Abs(float64(sampler.SpinSum(ma.Spins())))/float64(c.n), batchCap)
 		}
 	}
 }
@@ -467,14 +462,14 @@ func (c *Chain) finishSegment(cut bool) {
 		a := Assignment{Cycles: slices.Clone(s.Plan[s.Seg]), Rounds: s.Rounds, MeasuredRounds: s.Meas, Steps: c.done - s.Start,
 			ModelledSeconds: s.Ns * 1e-9, Traversals: s.Trav, Cut: cut}
 		a.Label = label(a.Cycles)
-		a.Slow, a.Energy = s.Slow[R-1].score(s.Ns), s.Energy[R-1].score(s.Ns)
+		a.Slow, a.Energy = batchScore(&s.Slow[R-1], s.Ns), batchScore(&s.Energy[R-1], s.Ns)
 		a.TripsKnown = s.Trav >= MinTraversals
 		if s.Ns > 0 {
 			a.RoundTripsPerCPUSecond = float64(max(s.Trav, MinTraversals)) / 2 / (s.Ns * 1e-9)
 		}
 		rs := make([]RungScore, R)
 		for k := range rs {
-			rs[k] = RungScore{Slow: s.Slow[k].score(s.RungNs[k]), Energy: s.Energy[k].score(s.RungNs[k]), ModelledSeconds: s.RungNs[k] * 1e-9}
+			rs[k] = RungScore{Slow: batchScore(&s.Slow[k], s.RungNs[k]), Energy: batchScore(&s.Energy[k], s.RungNs[k]), ModelledSeconds: s.RungNs[k] * 1e-9}
 		}
 		s.Done = append(s.Done, a)
 		s.RungScore = append(s.RungScore, rs)

@@ -144,45 +144,11 @@ func label(cycles [][2]int) string {
 	return fmt.Sprintf("%d:%d", cycles[0][0], cycles[0][1])
 }
 
-// batchAcc is a trace of one value per round held as batch means: when
-// 2 batchCap means are kept, neighbours are merged and batches double.
-// Floats stay finite (it is saved as JSON).
-type batchAcc struct {
-	B     int       `json:"b"` // values per batch (0: none yet, taken as 1)
-	Means []float64 `json:"means"`
-	Part  float64   `json:"part"` // the partial batch's sum, sum of squares and count
-	PartQ float64   `json:"part_q"`
-	PartN int       `json:"part_n"`
-	N     int64     `json:"n"` // values in full batches, their sum and sum of squares
-	Sum   float64   `json:"sum"`
-	Sq    float64   `json:"sq"`
-}
+// batchAcc is a trace of one value per round held as batch means (at
+// most 2 batchCap of them).
+type batchAcc = diag.BatchMeans
 
-func (a *batchAcc) add(x float64) {
-	if a.B == 0 {
-		a.B = 1
-	}
-	a.Part += x
-	a.PartQ += x * x
-	a.PartN++
-	if a.PartN < a.B {
-		return
-	}
-	a.Means = append(a.Means, a.Part/float64(a.B))
-	a.N += int64(a.B)
-	a.Sum += a.Part
-	a.Sq += a.PartQ
-	a.Part, a.PartQ, a.PartN = 0, 0, 0
-	if len(a.Means) == 2*batchCap {
-		for j := range batchCap {
-			a.Means[j] = (a.Means[2*j] + a.Means[2*j+1]) / 2
-		}
-		a.Means = a.Means[:batchCap]
-		a.B *= 2
-	}
-}
-
-// score is the trace's ESS per CPU-second of ns modelled nanoseconds.
+// batchScore is the trace a's ESS per CPU-second of ns modelled nanoseconds.
 // From batch means of b values: the variance of the grand mean is
 // var_b tau_b / n_b (var_b, tau_b the batch means' variance and
 // integrated autocorrelation time, n_b their number), so the ESS, the
@@ -198,14 +164,14 @@ func (a *batchAcc) add(x float64) {
 // autocorrelations fall to 0 within it), with a tau that is too small,
 // so a small ESS is only an upper bound. ESS is at most twice the values
 // (tau >= 0.5, as tauOf).
-func (a *batchAcc) score(ns float64) Score {
+func batchScore(a *batchAcc, ns float64) Score {
 	n := float64(a.N)
 	s := Score{Why: "not measured"}
 	if a.N == 0 {
 		return s
 	}
-	s.Mean = a.Sum / n
-	v := max(0, a.Sq/n-s.Mean*s.Mean)
+	var v float64
+	s.Mean, v = a.Moments()
 	switch {
 	case a.N < MinTuneRounds:
 		s.ESS, s.Why = n, fmt.Sprintf("%d values (fewer than %d)", a.N, MinTuneRounds)
@@ -213,16 +179,7 @@ func (a *batchAcc) score(ns float64) Score {
 		s.ESS, s.Why = 1, "never changed"
 	default:
 		nb := float64(len(a.Means))
-		mb := 0.0
-		for _, x := range a.Means {
-			mb += x
-		}
-		mb /= nb
-		vb := 0.0
-		for _, x := range a.Means {
-			vb += (x - mb) * (x - mb)
-		}
-		vb /= nb
+		_, vb := a.MeansMoments()
 		tau, w := diag.TauInt(a.Means)
 		fits := w < len(a.Means)-1 && !math.IsNaN(tau)
 		if !fits {
@@ -268,7 +225,7 @@ func (s *tunerState) check(tc *CycleTuner, R, sets int) error {
 	}
 	for i := 0; !bad && i < R; i++ {
 		for _, a := range []*batchAcc{&s.Slow[i], &s.Energy[i]} {
-			bad = bad || a.B < 0 || a.PartN < 0 || a.N < 0 || len(a.Means) >= 2*batchCap || a.B > 0 && a.PartN >= a.B
+			bad = bad || !a.Valid(batchCap)
 		}
 	}
 	for i := 0; !bad && i < len(s.RungScore); i++ {

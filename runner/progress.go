@@ -423,7 +423,7 @@ func plural(n int, what string) string {
 }
 
 // hookPoint names a hand-off between Run and its trial goroutines, where
-// tests inject pauses (hook).
+// tests inject pauses (at; a no-op in the product, see inject_off.go).
 type hookPoint int
 
 const (
@@ -433,17 +433,3 @@ const (
 	hookJoined                      // Run: every trial goroutine has returned
 	hookPoints
 )
-
-// hook, when set by a test (before Run, reset after it returns), runs at
-// every hookPoint; nil in the product.
-var hook func(hookPoint)
-
-// brokenJoin makes Run return without waiting for its trial goroutines
-// (tests show that the stress test catches it).
-var brokenJoin = false
-
-func at(h hookPoint) {
-	if hook != nil {
-		hook(h)
-	}
-}

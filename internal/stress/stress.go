@@ -11,7 +11,9 @@ import (
 // Rounds is the number of rounds (hand-offs, commands, trials) of each
 // stress configuration: SARDONICS_STRESS_ROUNDS when set (100000 is the
 // full proof, minutes per configuration on 2 busy cores), else def, a
-// bounded count that keeps go test ./... and CI's race run short.
+// bounded count that keeps go test -tags inject ./... (the stress tests
+// inject their schedules, so they are built only under that tag) and
+// CI's race run short.
 func Rounds(t testing.TB, def int) int {
 	s := os.Getenv("SARDONICS_STRESS_ROUNDS")
 	if s == "" {

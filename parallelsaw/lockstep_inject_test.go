@@ -1,3 +1,5 @@
+//go:build inject
+
 package parallelsaw
 
 import (
