@@ -154,29 +154,24 @@ func (e *Engine) Sweep() {
 		var c0, c1, c2, c3 uint64 // bit-sliced count of unsatisfied bonds
 		lo, hi := e.start[i], e.start[i+1]
 		for k := lo; k < hi; k++ {
-			v := xi ^ x[adj[k]] ^ neg[k]
-			t0 := c0 & v
-			c0 ^= v
-			t1 := c1 & t0
-			c1 ^= t0
-			t2 := c2 & t1
-			c2 ^= t1
-			c3 ^= t2
+			c0, c1, c2, c3 = add4(c0, c1, c2, c3, xi^x[adj[k]]^neg[k])
 		}
 		on := e.hOn[i]
 		if on != 0 { // the field: a bond to a ghost spin at +1
-			v := (xi ^ e.hNeg[i]) & on
-			t0 := c0 & v
-			c0 ^= v
-			t1 := c1 & t0
-			c1 ^= t0
-			t2 := c2 & t1
-			c2 ^= t1
-			c3 ^= t2
+			c0, c1, c2, c3 = add4(c0, c1, c2, c3, (xi^e.hNeg[i])&on)
 		}
 		x[i] = xi ^ e.decide(int(hi-lo), on, c0, c1, c2, c3)
 	}
 	e.sweeps++
+}
+
+// add4 adds the bits of v to the bit-sliced 4-bit counters c0..c3 (a
+// ripple-carry adder per lane; counts stay below 16, see maxDegree).
+func add4(c0, c1, c2, c3, v uint64) (uint64, uint64, uint64, uint64) {
+	t0 := c0 & v
+	t1 := c1 & t0
+	t2 := c2 & t1
+	return c0 ^ v, c1 ^ t0, c2 ^ t1, c3 ^ t2
 }
 
 // decide is the mask of chains that flip a site of deg bonds (and a field
