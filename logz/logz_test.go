@@ -1,5 +1,3 @@
-//go:build inject
-
 package logz
 
 import (
@@ -18,8 +16,8 @@ import (
 // The checks: every estimator against exact enumeration on models small
 // enough for it, with fixed seeds (so a run is the same every time) and
 // thresholds of 4 reported standard errors, which a right estimator with
-// a right error bar passes with near certainty; then the same check on
-// deliberately broken variants, which it must catch.
+// a right error bar passes with near certainty; logz_inject_test.go runs
+// the same check on deliberately broken variants, which it must catch.
 
 func load(t *testing.T, spec string) *model.Model {
 	t.Helper()
@@ -111,24 +109,6 @@ func TestAISMatchesExact(t *testing.T) {
 			if est.ESS < 16 || est.ESS > 64 {
 				t.Errorf("ESS %.3g of 64 runs", est.ESS)
 			}
-			// The broken variants: the same check must fail.
-			for _, b := range []struct {
-				name string
-				set  func(on bool)
-			}{
-				{"wrong base ln Z", func(on bool) { brokenBase = map[bool]float64{true: 0.5}[on] }},
-				{"the last tenth of the increments dropped", func(on bool) { truncated = on }},
-			} {
-				b.set(true)
-				bad, err := AIS(cfg)
-				b.set(false)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if agrees(bad, want, 0.1) {
-					t.Errorf("AIS with %s passes the check: %.5f +- %.5f, exact %.5f", b.name, bad.LnZ, bad.Stderr, want)
-				}
-			}
 		})
 	}
 }
@@ -151,23 +131,6 @@ func TestREMatchesExact(t *testing.T) {
 			}
 			if len(est.SwapAcceptance) != len(est.Ladder)-1 || len(est.PairLnZ) != len(est.Ladder)-1 || est.Ladder[0] != 0 || est.Ladder[len(est.Ladder)-1] != c.beta {
 				t.Errorf("ladder %v, acceptance %v, pairs %v", est.Ladder, est.SwapAcceptance, est.PairLnZ)
-			}
-			for _, b := range []struct {
-				name string
-				set  func(on bool)
-			}{
-				{"wrong base ln Z", func(on bool) { brokenBase = map[bool]float64{true: 0.5}[on] }},
-				{"reverse works of the wrong sign", func(on bool) { brokenBAR = on }},
-			} {
-				b.set(true)
-				bad, err := RE(cfg)
-				b.set(false)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if agrees(bad, want, 0.1) {
-					t.Errorf("RE with %s passes the check: %.5f +- %.5f, exact %.5f", b.name, bad.LnZ, bad.Stderr, want)
-				}
 			}
 		})
 	}

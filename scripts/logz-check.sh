@@ -13,16 +13,19 @@
 # rows of rbm16 (--data); and the bundled paper-rbm at beta 1 by both
 # methods with --budget $PAPER_BUDGET (default 5m) each.
 #
-# Writes OUT (default results/logz): commands.txt (every command run),
-# exact.jsonl, main.jsonl, cover.jsonl, data.json, paper.jsonl (the JSON
-# outputs, one a line, with "tag" and "flags"), rows.npy, rbm-784x16*.npz,
+# Writes OUT (default results/logz): exact.jsonl, main.jsonl,
+# cover.jsonl, data.json, paper.jsonl (the JSON outputs, one a line, with
+# "tag" and "flags"), commands-PART.txt and logz-PART.log (each part's
+# commands, as run, and their stderr), rows.npy, rbm-784x16*.npz,
 # table.md and paper-rbm.txt (scripts/logz_check.py table).
 # Usage: scripts/logz-check.sh [BINARY] [OUT] (BINARY is built from this
 # checkout when absent).
 # Environment: BUDGET, PAPER_BUDGET, SEEDS, THREADS (--threads, default 0:
 # all CPUs), PARTS (default "main cover data paper"; "table" alone
-# rebuilds table.md from the files). The full run takes about 40 minutes
-# of CPU (20 on 2 cores); a smoke test:
+# rebuilds table.md from the files). The full run takes about 30 minutes
+# of thread CPU, 15 of wall time on 2 cores (main 5, cover 5, data 1,
+# paper 5);
+# a smoke test:
 #   BUDGET=2s PAPER_BUDGET=5s SEEDS=2 scripts/logz-check.sh "" /tmp/logz-smoke
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,8 +42,13 @@ if [ -z "$B" ]; then
 	B="$OUT/.sardonics"
 	go build -o "$B" .
 fi
-echo "# $(date -u +%FT%TZ): PARTS=\"$PARTS\" BUDGET=$BUDGET PAPER_BUDGET=$PAPER_BUDGET SEEDS=$SEEDS THREADS=$T" >>"$OUT/commands.txt"
-has() { [[ " $PARTS " == *" $1 "* ]]; }
+# has PART: whether PART runs; it then starts its commands and log afresh.
+has() {
+	[[ " $PARTS " == *" $1 "* ]] || return 1
+	PART=$1
+	echo "# $(date -u +%FT%TZ): BUDGET=$BUDGET PAPER_BUDGET=$PAPER_BUDGET SEEDS=$SEEDS THREADS=$T" >"$OUT/commands-$PART.txt"
+	: >"$OUT/logz-$PART.log"
+}
 
 RBM16="$OUT/rbm-784x16.npz"
 TRAINED16="$OUT/rbm-784x16-trained.npz"
@@ -55,8 +63,8 @@ declare -A COVER_RE=([f2d]="--steps 20000 --runs 16" [sk]="--steps 20000 --runs 
 logz() { # tag, file, flags...: one logz run, its JSON appended to file
 	local tag=$1 file=$2
 	shift 2
-	echo "$B logz --model ${MODEL[$tag]} --beta ${BETA[$tag]} $* --threads $T --json" >>"$OUT/commands.txt"
-	"$B" logz --model "${MODEL[$tag]}" --beta "${BETA[$tag]}" "$@" --threads "$T" --json --quiet 2>>"$OUT/logz.log" |
+	echo "sardonics logz --model ${MODEL[$tag]} --beta ${BETA[$tag]} $* --threads $T --json" >>"$OUT/commands-$PART.txt"
+	"$B" logz --model "${MODEL[$tag]}" --beta "${BETA[$tag]}" "$@" --threads "$T" --json --quiet 2>>"$OUT/logz-$PART.log" |
 		$PY tag "$tag" "$*" >>"$file"
 }
 
@@ -65,7 +73,7 @@ if has main; then
 	: >"$OUT/main.jsonl"
 	for tag in f2d sk rbm16 trained16; do
 		echo "$tag: exact" >&2
-		echo "$B exact --model ${MODEL[$tag]} --beta ${BETA[$tag]} --json" >>"$OUT/commands.txt"
+		echo "sardonics exact --model ${MODEL[$tag]} --beta ${BETA[$tag]} --json" >>"$OUT/commands-$PART.txt"
 		"$B" exact --model "${MODEL[$tag]}" --beta "${BETA[$tag]}" --json 2>/dev/null | $PY tag "$tag" "" >>"$OUT/exact.jsonl"
 		for method in ais re; do
 			echo "$tag: $method --budget $BUDGET" >&2
