@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 
 	"sardonics/model"
 )
@@ -62,7 +63,7 @@ func New(instances []*model.Ising, beta float64, r *rand.PCG, init []uint64) (*E
 	e.bonds = len(m0.Adj) / 2
 	for b := range Lanes {
 		m := instances[b%len(instances)]
-		if m.N != m0.N || !equal32(m.Start, m0.Start) || !equal32(m.Adj, m0.Adj) {
+		if m.N != m0.N || !slices.Equal(m.Start, m0.Start) || !slices.Equal(m.Adj, m0.Adj) {
 			return nil, fmt.Errorf("multispin: instance %d is on another graph than instance 0", b)
 		}
 		bit := uint64(1) << b
@@ -102,18 +103,6 @@ func New(instances []*model.Ising, beta float64, r *rand.PCG, init []uint64) (*E
 	}
 	e.SetBeta(beta)
 	return e, nil
-}
-
-func equal32(a, b []int32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // SetBeta sets the chains' inverse temperature.
