@@ -119,6 +119,9 @@ func TestReplicasAutoResumeReusesChoice(t *testing.T) {
 // a checkpoint and resumed writes the uninterrupted run's files byte for
 // byte, and the same summary (the pilots' CPU aside).
 func TestReplicasAutoResumeIsIdentical(t *testing.T) {
+	if testing.Short() {
+		t.Skip("an end-to-end run of seconds: the full suite runs it")
+	}
 	full := resumeIsIdentical(t, "metropolis", []string{"energy.csv", "walk.csv", summary.RungsFile},
 		"sample", "--model", "spinglass2d:L=8,seed=1", "--beta", "2", "--sampler", "metropolis", "--replicas", "auto", "--beta-min", "0.3",
 		"--overlap", "--steps", "30000", "--burn", "3000", "--trials", "2", "--seed", "5", "--quiet", "--no-figures")
@@ -128,6 +131,9 @@ func TestReplicasAutoResumeIsIdentical(t *testing.T) {
 // TestReplicasAutoEverywhere: --replicas auto with every kernel (each
 // the pilot's), two sets with the cluster move, each ladder, and --budget.
 func TestReplicasAutoEverywhere(t *testing.T) {
+	if testing.Short() {
+		t.Skip("an end-to-end run of seconds: the full suite runs it")
+	}
 	base := t.TempDir()
 	common := []string{"sample", "--model", "spinglass2d:L=6,seed=2", "--beta", "2", "--replicas", "auto", "--beta-min", "0.3",
 		"--trials", "1", "--seed", "4", "--quiet", "--no-figures"}

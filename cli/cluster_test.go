@@ -33,6 +33,9 @@ func clusterRecord(t *testing.T, dir, name string, trial int) []byte {
 // uninterrupted run's; stats.json says per rung whether the move ran and
 // what it did, summary.json pools it.
 func TestClusterResumeIsIdentical(t *testing.T) {
+	if testing.Short() {
+		t.Skip("an end-to-end run of seconds: the full suite runs it")
+	}
 	base := t.TempDir()
 	samplers := []string{"metropolis", "gibbs", "sardonics", "hybrid"}
 	args := []string{"sample", "--model", "spinglass2d:L=6,seed=2", "--beta", "2", "--sampler", strings.Join(samplers, ","),

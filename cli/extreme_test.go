@@ -54,6 +54,9 @@ func TestExtremeNPZRefused(t *testing.T) {
 // summary.json, run.json, energy.csv, stats.json) is finite; the figures
 // are drawn.
 func TestExtremeSampleFinite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("an end-to-end run of seconds: the full suite runs it")
+	}
 	dir := t.TempDir()
 	write := func(name, s string) string {
 		p := filepath.Join(dir, name)

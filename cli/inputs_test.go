@@ -40,6 +40,9 @@ func interruptedRun(t *testing.T, work string) {
 // (which failed with "chain state: sparse: state's energy ... is not its
 // spins' energy ..."); restored, the run resumes and finishes.
 func TestResumeAfterEditRefused(t *testing.T) {
+	if testing.Short() {
+		t.Skip("an end-to-end run of seconds: the full suite runs it")
+	}
 	work := t.TempDir()
 	interruptedRun(t, work)
 	model := filepath.Join(work, "m.txt")
@@ -63,6 +66,9 @@ func TestResumeAfterEditRefused(t *testing.T) {
 // command runs again where it started (its checkpoints name the model as
 // it was given), and the output goes to the folder given to --resume.
 func TestResumeFromAnotherDirectory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("an end-to-end run of seconds: the full suite runs it")
+	}
 	work, elsewhere := t.TempDir(), t.TempDir()
 	interruptedRun(t, work)
 	t.Chdir(elsewhere)

@@ -15,6 +15,9 @@ import (
 // threads; stats.json and summary.json carry the ladder, the swap
 // acceptance, the round trips and the Binder ratio.
 func TestReplicaResumeIsIdentical(t *testing.T) {
+	if testing.Short() {
+		t.Skip("an end-to-end run of seconds: the full suite runs it")
+	}
 	base := t.TempDir()
 	args := []string{"sample", "--model", "spinglass3d:L=4,seed=2", "--beta", "2", "--sampler", "sardonics,metropolis",
 		"--replicas", "6", "--ladder", "adaptive", "--overlap", "--swap-every", "2", "--save-states",

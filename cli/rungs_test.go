@@ -121,6 +121,9 @@ func TestRungMeansOverEveryRound(t *testing.T) {
 // Interrupted and resumed while every rung's rounds are thinned, with two
 // sets, a replica run's files are the uninterrupted run's byte for byte.
 func TestThinnedRungsResumeIsIdentical(t *testing.T) {
+	if testing.Short() {
+		t.Skip("an end-to-end run of seconds: the full suite runs it")
+	}
 	full := resumeIsIdentical(t, "metropolis", []string{"energy.csv", "overlap.csv", summary.RungsFile, "walk.csv"},
 		"sample", "--model", "frustrated2d:L=16,seed=3", "--T", "1", "--sampler", "metropolis", "--replicas", "4", "--overlap",
 		"--steps", "40000", "--burn", "3000", "--trials", "2", "--seed", "5", "--quiet", "--no-figures", "--trace-draws", "256")

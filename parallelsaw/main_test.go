@@ -18,7 +18,7 @@ import (
 // second activates and deactivates them at random (chaos); the tests of
 // the policy itself set chaos to nil. Without the tag both runs have the
 // product's policy. Benchmarks choose their layout themselves, run once
-// and use the product's policy.
+// and use the product's policy. Under -short only the first run is made.
 func TestMain(m *testing.M) {
 	if f := flag.Lookup("test.bench"); f != nil {
 		flag.Parse()
@@ -30,6 +30,9 @@ func TestMain(m *testing.M) {
 		schedule(0)
 	}
 	code := m.Run()
+	if testing.Short() { // the fast layer: the full sections only
+		os.Exit(code)
+	}
 	dense.CompactFrom = 0
 	if schedule != nil {
 		schedule(1)

@@ -14,6 +14,9 @@ import (
 // among all sites (a q = +1 seed flipped alone in both replicas), on every
 // model at beta 1.5 (p below 1e-10).
 func TestICMBrokenCaught(t *testing.T) {
+	if testing.Short() {
+		t.Skip("an end-to-end run of seconds: the full suite runs it")
+	}
 	if replica.RaceEnabled {
 		t.Skip("statistics on one thread: the plain run checks them")
 	}

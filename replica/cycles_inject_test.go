@@ -16,6 +16,9 @@ import (
 // swap rule missing its temperature difference, hybrid members with a
 // cycle per rung are caught by a wide margin.
 func TestWorkClockBrokenSwapCaught(t *testing.T) {
+	if testing.Short() {
+		t.Skip("an end-to-end run of seconds: the full suite runs it")
+	}
 	if replica.RaceEnabled {
 		t.Skip("statistics on one thread: the plain run checks them")
 	}

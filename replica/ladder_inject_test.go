@@ -14,6 +14,9 @@ import (
 // instead of L/(R-1), which puts the target rung short of the target, is
 // caught by a wide margin.
 func TestBrokenVarianceLadderCaught(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of statistics or comparison: the full suite runs it")
+	}
 	if replica.RaceEnabled {
 		t.Skip("statistics on one thread: the plain run checks them")
 	}

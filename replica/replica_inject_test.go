@@ -16,6 +16,9 @@ import (
 // can fail: a swap rule without the temperature difference is caught by a
 // wide margin.
 func TestBrokenSwapCaught(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of statistics or comparison: the full suite runs it")
+	}
 	if replica.RaceEnabled {
 		t.Skip("statistics on one thread: the plain run checks them")
 	}

@@ -116,6 +116,9 @@ func TestStallWarned(t *testing.T) {
 // TestSlowStepsNotStalled: a trial whose every step is slow (64 steps take
 // longer than StallAfter) is not called stalled.
 func TestSlowStepsNotStalled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of statistics or comparison: the full suite runs it")
+	}
 	shortStall(t)
 	m, err := model.Load("ferro2d:L=4")
 	if err != nil {

@@ -107,6 +107,9 @@ func TestReplayMatchesNaive(t *testing.T) {
 // backwards restores the start exactly, and that Flip reaches the end
 // state.
 func TestWalkMatchesNaive(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of statistics or comparison: the full suite runs it")
+	}
 	for _, f := range factories {
 		for mi, m := range testModels(t, f) {
 			for _, bc := range biasCases {

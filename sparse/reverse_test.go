@@ -21,6 +21,9 @@ type replayOnly struct{ saw.Engine }
 // the state alone, and that Undo restores the start state and energy
 // exactly and leaves the engine consistent.
 func TestFastReverseMatchesReplay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of statistics or comparison: the full suite runs it")
+	}
 	for _, f := range factories {
 		for mi, m := range testModels(t, f) {
 			for _, bc := range biasCases {

@@ -169,6 +169,9 @@ func TestPolicyFileRoundTrip(t *testing.T) {
 // independently of the state: it must still sample the Boltzmann
 // distribution exactly.
 func TestAdaptedChainExact(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of statistics or comparison: the full suite runs it")
+	}
 	const M, beta, steps, thin = 6, 1.0, 200000, 10
 	r := rand.New(rand.NewPCG(5, 6))
 	var edges []model.Edge
